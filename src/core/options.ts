@@ -1,0 +1,48 @@
+import type { Logger, LogLevel } from './logger.js';
+
+/** A credential: the value itself, or a function (possibly async) that returns the current value. */
+export type Credential = string | (() => string | Promise<string>);
+
+/** Options every client accepts (each client adds its own credentials). */
+export interface ClientOptions {
+  /** Base URL of the service; may carry a path (it is joined as a string, never resolved). */
+  baseUrl?: string;
+  /** Per-attempt timeout in milliseconds. Default 60 000. */
+  timeout?: number;
+  /** Bound on the whole call, retries and waits included, in milliseconds. Default: none. */
+  totalTimeout?: number;
+  /** Automatic retries of idempotent calls (GET, PUT, DELETE, HEAD). Default 2. */
+  maxRetries?: number;
+  /** Longest wait before a retry, in milliseconds, including a server's `Retry-After`. Default 60 000. */
+  maxRetryDelay?: number;
+  /** A `fetch` implementation (default: the global one). */
+  fetch?: typeof fetch;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Where log lines go (default: `console`); every line is redacted first. */
+  logger?: Logger;
+  /** Default `warn`. */
+  logLevel?: LogLevel;
+}
+
+/** Options of a single call. */
+export interface RequestOptions {
+  /** Cancels the call (and any retry wait) with `APIUserAbortError`. */
+  signal?: AbortSignal;
+  /** Overrides the client's per-attempt timeout for this call. */
+  timeout?: number;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+}
+
+export async function resolveCredential(credential: Credential | undefined): Promise<string | undefined> {
+  if (credential === undefined) return undefined;
+  return typeof credential === 'function' ? await credential() : credential;
+}
+
+/** `process.env[name]` where a process exists (Node), else undefined (browsers). */
+export function readEnv(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const value = env?.[name];
+  return value === undefined || value === '' ? undefined : value;
+}

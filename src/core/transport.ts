@@ -1,0 +1,226 @@
+import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import { errorMessageFromBody } from './error-body.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  type APIError,
+  APIUserAbortError,
+  apiErrorClassFor,
+  isAgentPlatformError,
+  ResponseValidationError,
+  type ValidationIssue,
+} from './errors.js';
+import { SafeLogger } from './logger.js';
+import type { ClientOptions } from './options.js';
+import { redactHeaders, redactText, redactUrl, redactValue } from './redact.js';
+import { RETRY_POLICY } from './retry-policy.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+/** What a schema check returns: zod's `safeParse` and the models' `safeParse…` functions both fit. */
+export type Decoder<T> = (
+  input: unknown,
+) => { success: true; data: T } | { success: false; error: { issues: readonly RawIssue[] } };
+interface RawIssue {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+}
+
+export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
+
+export interface CallSpec<T> {
+  method: HttpMethod;
+  /** Path relative to the base URL; segments must already be encoded (use `encodePath`). */
+  path: string;
+  query?: Record<string, QueryValue>;
+  json?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+  timeout?: number | undefined;
+  /** Validates the JSON answer. Without it the answer is returned as parsed. */
+  decode?: Decoder<T>;
+  /** `text` returns the raw body; `none` ignores it. Default `json`. */
+  responseType?: 'json' | 'text' | 'none';
+  /** Set false to never retry this call, even if idempotent. */
+  retry?: boolean;
+  /** Vetoes a retry of an error answer the service will give again (e.g. a 500 that means "missing"). */
+  isPermanent?: (status: number, body: unknown) => boolean;
+  /** Turns a service quirk into a better error (e.g. a 500 that means "not found"). */
+  mapError?: (error: APIError) => APIError;
+}
+
+export interface TransportInit extends ClientOptions {
+  baseUrl: string;
+  /** Credential headers for one call, resolved at call time. */
+  authHeaders?: () => Promise<Record<string, string>>;
+  /** Every secret value this client knows of, for redaction. */
+  secrets: () => readonly string[];
+}
+
+/**
+ * The HTTP core shared by every client: ky 2 underneath (timeouts, retries, Retry-After), our typed errors
+ * on top. Nothing of ky's leaves this module.
+ */
+export class Transport {
+  readonly baseUrl: string;
+  readonly logger: SafeLogger;
+  readonly #init: TransportInit;
+  readonly #ky: typeof ky;
+
+  constructor(init: TransportInit) {
+    this.#init = init;
+    this.baseUrl = init.baseUrl.replace(/\/+$/, '');
+    this.logger = new SafeLogger(init.logger, init.logLevel, init.secrets);
+    const fetchImpl = init.fetch;
+    this.#ky = ky.create({
+      timeout: init.timeout ?? 60_000,
+      totalTimeout: init.totalTimeout ?? false,
+      headers: init.headers,
+      throwHttpErrors: true,
+      // ky calls fetch unbound; wrap so a user's fetch keeps its own `this`.
+      ...(fetchImpl
+        ? { fetch: (input: RequestInfo | URL, options?: RequestInit) => fetchImpl(input, options) }
+        : {}),
+      hooks: {
+        beforeRetry: [
+          ({ request, retryCount, error }) => {
+            this.logger.info(
+              `retry ${retryCount} of ${request.method} ${redactUrl(request.url, init.secrets())}: ${error?.message ?? 'error'}`,
+            );
+          },
+        ],
+      },
+    });
+  }
+
+  url(path: string, query?: Record<string, QueryValue>): string {
+    const url = `${this.baseUrl}/${path.replace(/^\/+/, '')}`;
+    const search = buildQuery(query);
+    return search ? `${url}?${search}` : url;
+  }
+
+  async request<T = unknown>(spec: CallSpec<T>): Promise<T> {
+    const url = this.url(spec.path, spec.query);
+    const shownUrl = redactUrl(url, this.#init.secrets());
+    if (spec.signal?.aborted) throw new APIUserAbortError('Request was aborted before it was sent');
+    const started = Date.now();
+    let text: string;
+    try {
+      const auth = (await this.#init.authHeaders?.()) ?? {};
+      const response = await this.#ky(url, {
+        method: spec.method,
+        headers: { accept: 'application/json', ...auth, ...spec.headers },
+        ...(spec.json === undefined ? {} : { json: spec.json }),
+        ...(spec.signal ? { signal: spec.signal } : {}),
+        ...(spec.timeout === undefined ? {} : { timeout: spec.timeout }),
+        retry: this.#retryFor(spec),
+      });
+      text = await response.text();
+      this.logger.debug(`${spec.method} ${shownUrl} → ${response.status} in ${Date.now() - started} ms`);
+    } catch (error) {
+      const mapped = this.#toSdkError(error, spec, shownUrl);
+      this.logger.debug(`${spec.method} ${shownUrl} failed in ${Date.now() - started} ms: ${mapped.message}`);
+      throw mapped;
+    }
+    if (spec.responseType === 'none') return undefined as T;
+    if (spec.responseType === 'text') return text as T;
+    return this.#decode(text, spec, shownUrl);
+  }
+
+  #retryFor<T>(spec: CallSpec<T>) {
+    const limit = spec.retry === false ? 0 : (this.#init.maxRetries ?? 2);
+    const maxDelay = this.#init.maxRetryDelay ?? RETRY_POLICY.maxRetryAfter;
+    const policy = {
+      ...RETRY_POLICY,
+      limit,
+      maxRetryAfter: maxDelay,
+      backoffLimit: Math.min(RETRY_POLICY.backoffLimit, maxDelay),
+    };
+    const isPermanent = spec.isPermanent;
+    if (!isPermanent) return policy;
+    return {
+      ...policy,
+      shouldRetry: ({ error }: { error: Error }) =>
+        isHTTPError(error) && isPermanent(error.response.status, error.data) ? false : undefined,
+    };
+  }
+
+  #decode<T>(text: string, spec: CallSpec<T>, shownUrl: string): T {
+    const secrets = this.#init.secrets();
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new ResponseValidationError('The server answered with text that is not JSON', {
+        issues: [{ path: [], message: 'invalid JSON' }],
+        rawBody: redactText(text.slice(0, 10_000), secrets),
+        method: spec.method,
+        url: shownUrl,
+      });
+    }
+    if (!spec.decode) return json as T;
+    const result = spec.decode(json);
+    if (result.success) return result.data;
+    throw new ResponseValidationError(`The answer to ${spec.method} ${shownUrl} does not match the schema`, {
+      issues: toIssues(result.error.issues),
+      rawBody: redactText(text.slice(0, 10_000), secrets),
+      method: spec.method,
+      url: shownUrl,
+    });
+  }
+
+  #toSdkError<T>(error: unknown, spec: CallSpec<T>, shownUrl: string): Error {
+    if (isAgentPlatformError(error)) return error;
+    const secrets = this.#init.secrets();
+    if (spec.signal?.aborted) {
+      return new APIUserAbortError(`${spec.method} ${shownUrl} was aborted`, { cause: spec.signal.reason });
+    }
+    if (isHTTPError(error)) {
+      const headers = redactHeaders(Object.fromEntries(error.response.headers), secrets);
+      const body = redactValue(error.data, secrets);
+      const status = error.response.status;
+      const ErrorClass = apiErrorClassFor(status);
+      const apiError = new ErrorClass({
+        status,
+        headers,
+        body,
+        method: spec.method,
+        url: shownUrl,
+        message: redactText(errorMessageFromBody(body, error.response.statusText || 'HTTP error'), secrets),
+      });
+      return spec.mapError ? spec.mapError(apiError) : apiError;
+    }
+    if (isTimeoutError(error)) {
+      return new APIConnectionTimeoutError(`${spec.method} ${shownUrl} timed out`);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = isNetworkError(error) && error.cause instanceof Error ? error.cause.message : undefined;
+    const detail = redactText(cause ? `${message} (${cause})` : message, secrets);
+    return new APIConnectionError(`${spec.method} ${shownUrl} failed: ${detail}`);
+  }
+}
+
+function toIssues(issues: readonly RawIssue[]): ValidationIssue[] {
+  return issues.map((issue) => ({
+    path: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
+    message: issue.message,
+    ...(issue.code ? { code: issue.code } : {}),
+  }));
+}
+
+function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+    else params.append(key, String(value));
+  }
+  return params.toString();
+}
+
+/** Encodes each path segment: `encodePath('api', 'admin', name)`. */
+export function encodePath(...segments: string[]): string {
+  return segments.map(encodeURIComponent).join('/');
+}

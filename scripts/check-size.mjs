@@ -5,7 +5,12 @@ import { build } from 'esbuild';
 
 const BUDGETS = [
   { name: 'EventsClient alone', code: "export { EventsClient } from './dist/index.js';", maxGzip: 45_000 },
-  { name: './tracing subpath', code: "export * from './dist/tracing.js';", maxGzip: 6_000, forbid: ['zod', 'ky'] },
+  {
+    name: './tracing subpath',
+    code: "export * from './dist/tracing.js';",
+    maxGzip: 6_000,
+    forbid: ['zod', 'ky'],
+  },
   { name: './models subpath', code: "export * from './dist/models.js';", maxGzip: 45_000, forbid: ['ky'] },
 ];
 
@@ -25,7 +30,9 @@ for (const budget of BUDGETS) {
   const bytes = result.outputFiles[0].contents;
   const gzip = gzipSync(bytes, { level: 9 }).length;
   const inputs = Object.keys(result.metafile.inputs);
-  const offending = (budget.forbid ?? []).filter((pkg) => inputs.some((path) => path.includes(`node_modules/${pkg}/`)));
+  const offending = (budget.forbid ?? []).filter((pkg) =>
+    inputs.some((path) => path.includes(`node_modules/${pkg}/`)),
+  );
   const ok = gzip <= budget.maxGzip && offending.length === 0;
   failed ||= !ok;
   console.log(

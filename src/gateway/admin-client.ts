@@ -1,0 +1,203 @@
+import { headerAuth, SecretRegistry } from '../core/auth.js';
+import { BaseClient } from '../core/base-client.js';
+import { type APIError, NotFoundError, RequestValidationError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import { requireNonEmptyString } from '../core/validate.js';
+import { isEnvReference } from './api-key.js';
+import { lintGatewayModelEntry } from './lint-entry.js';
+import type { GatewayModelEntry } from './model-entry.js';
+import type { GatewayAdminClientOptions } from './options.js';
+import {
+  type AddedGatewayModel,
+  addedModelSchema,
+  deleteModelSchema,
+  type GatewayModel,
+  type GatewayModelInfo,
+  modelInfoListSchema,
+  modelListSchema,
+  probeAnswerSchema,
+  type SpendLogRow,
+  spendLogPageSchema,
+} from './schemas.js';
+import { gatewayDate } from './spend-dates.js';
+
+export interface SpendLogQuery {
+  /** Start of the window (UTC); a `Date` or `YYYY-MM-DD HH:MM:SS`. */
+  startDate: Date | string;
+  endDate: Date | string;
+  /** Rows per page, 1 to 1000 (notes §2.5). Default 100. */
+  pageSize?: number;
+}
+
+/**
+ * Administration of the built-in model gateway (spec 4.3): add and list models, and what operators need
+ * besides (delete, model info, a probe through the chain, spend logs for recipe 5). Every call sends the
+ * master key as `Authorization: Bearer` (spec 5.6).
+ */
+export class GatewayAdminClient extends BaseClient {
+  readonly #secrets: SecretRegistry;
+
+  constructor(options: GatewayAdminClientOptions) {
+    if (typeof options?.masterKey !== 'function') requireNonEmptyString(options?.masterKey, 'masterKey');
+    requireNonEmptyString(options.baseUrl, 'baseUrl');
+    const secrets = new SecretRegistry();
+    super(
+      {
+        ...options,
+        secrets: secrets.list,
+        authHeaders: headerAuth(options.masterKey, 'Authorization', secrets, 'Bearer '),
+      },
+      { masterKey: options.masterKey },
+    );
+    this.#secrets = secrets;
+  }
+
+  /**
+   * Adds a model: `POST /model/new`. The model is usable at once, without a restart, but it is NOT
+   * persisted: a gateway pod restart or a cluster upgrade loses it (spec 4.3, 8). Put lasting models in
+   * the proxy configuration (`buildProxyConfig`). Build `entry` with `gatewayModelEntry`.
+   */
+  async addModel(entry: GatewayModelEntry, options: RequestOptions = {}): Promise<AddedGatewayModel> {
+    checkEntry(entry);
+    // The literal key must never show up in an error or a log line.
+    if (!isEnvReference(entry.gateway_params.api_key)) this.#secrets.add(entry.gateway_params.api_key);
+    // A key in the request body is normal here (the gateway stores it encrypted); the 2.6 rules still apply.
+    for (const note of lintGatewayModelEntry(entry)) {
+      if (note.code !== 'plaintext-api-key') this.transport.logger.warn(note.message);
+    }
+    return this.transport.request({
+      method: 'POST',
+      path: 'model/new',
+      json: entry,
+      ...options,
+      decode: (input) => addedModelSchema.safeParse(input),
+    });
+  }
+
+  /** Every model of the gateway's list, configured and API-added: `GET /v1/models` (spec 4.3). */
+  async listModels(options: RequestOptions = {}): Promise<GatewayModel[]> {
+    const page = await this.transport.request({
+      method: 'GET',
+      path: 'v1/models',
+      ...options,
+      decode: (input) => modelListSchema.safeParse(input),
+    });
+    return page.data;
+  }
+
+  /** One model of the list by `model_name`; a model missing from the list is a `NotFoundError` (spec 7). */
+  async getModel(modelName: string, options: RequestOptions = {}): Promise<GatewayModel> {
+    requireNonEmptyString(modelName, 'modelName');
+    const found = (await this.listModels(options)).find((model) => model.id === modelName);
+    if (found) return found;
+    throw new NotFoundError({
+      status: 404,
+      headers: {},
+      body: undefined,
+      method: 'GET',
+      url: this.transport.url('v1/models'),
+      message: `Model "${modelName}" is not in the gateway's model list`,
+    });
+  }
+
+  /** Models with their parameters (secrets stripped) and ids: `GET /model/info` (beyond the spec). */
+  async modelInfo(options: RequestOptions = {}): Promise<GatewayModelInfo[]> {
+    const page = await this.transport.request({
+      method: 'GET',
+      path: 'model/info',
+      ...options,
+      decode: (input) => modelInfoListSchema.safeParse(input),
+    });
+    return page.data;
+  }
+
+  /**
+   * Deletes an API-added model by id (from `addModel` or `modelInfo`): `POST /model/delete` (beyond the
+   * spec). The gateway answers an unknown id with 400 "… not found"; that is a `NotFoundError`.
+   */
+  async deleteModel(id: string, options: RequestOptions = {}): Promise<void> {
+    requireNonEmptyString(id, 'id');
+    await this.transport.request({
+      method: 'POST',
+      path: 'model/delete',
+      json: { id },
+      ...options,
+      decode: (input) => deleteModelSchema.safeParse(input ?? {}),
+      mapError: (error) =>
+        error.status === 400 && /not found/i.test(error.message) ? asNotFound(error) : error,
+    });
+  }
+
+  /**
+   * Sends a one-token chat completion through the chain to check a model end to end (beyond the spec).
+   * A failure is the usual typed error; `diagnoseGatewayError(error)` says which gateway refused it and why
+   * (spec 7). Costs one small upstream call.
+   */
+  async probeModel(modelName: string, options: RequestOptions = {}): Promise<{ model: string | undefined }> {
+    requireNonEmptyString(modelName, 'modelName');
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: 'v1/chat/completions',
+      json: { model: modelName, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 },
+      retry: false,
+      ...options,
+      decode: (input) => probeAnswerSchema.safeParse(input),
+    });
+    return { model: answer.model };
+  }
+
+  /**
+   * Spend-log rows of a time window, page after page: `GET /spend/logs/v2` (notes §2.5; beyond the spec).
+   * Input of recipe 5 (`reconcileSpend`).
+   */
+  async *spendLogs(query: SpendLogQuery, options: RequestOptions = {}): AsyncGenerator<SpendLogRow> {
+    const start = gatewayDate(query?.startDate, 'startDate');
+    const end = gatewayDate(query?.endDate, 'endDate');
+    const pageSize = query.pageSize ?? 100;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
+      throw new RequestValidationError('must be an integer from 1 to 1000', 'pageSize');
+    }
+    for (let page = 1; ; page++) {
+      const answer = await this.transport.request({
+        method: 'GET',
+        path: 'spend/logs/v2',
+        query: { start_date: start, end_date: end, page, page_size: pageSize },
+        ...options,
+        decode: (input) => spendLogPageSchema.safeParse(input),
+      });
+      yield* answer.data;
+      if (answer.data.length === 0 || page >= (answer.total_pages ?? page)) return;
+    }
+  }
+}
+
+function checkEntry(entry: GatewayModelEntry): void {
+  const params = entry?.gateway_params;
+  const issues = [];
+  if (typeof entry?.model_name !== 'string' || entry.model_name.trim() === '') {
+    issues.push({ path: ['entry', 'model_name'], message: 'must be a non-empty string' });
+  }
+  for (const key of ['model', 'api_base', 'api_key'] as const) {
+    const value = (params as Record<string, unknown> | undefined)?.[key];
+    if (typeof value !== 'string' || value.trim() === '') {
+      issues.push({ path: ['entry', 'gateway_params', key], message: 'must be a non-empty string' });
+    }
+  }
+  if (issues.length > 0) throw new RequestValidationError(issues);
+}
+
+function asNotFound(error: APIError): NotFoundError {
+  return new NotFoundError({
+    status: error.status,
+    headers: error.headers,
+    body: error.body,
+    method: error.method,
+    url: error.url,
+    message: `Model not found (the gateway answered ${error.status}: ${readMessage(error)})`,
+  });
+}
+
+function readMessage(error: APIError): string {
+  const message = (error.body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof message === 'string' ? message : 'not found';
+}

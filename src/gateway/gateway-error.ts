@@ -1,0 +1,100 @@
+import { isAPIError } from '../core/errors.js';
+
+/**
+ * notes §2.2: every gateway error answers `{error: {message, type, param, code}}`, where `code` is the HTTP
+ * status as a string and `param` is often the literal string "None".
+ */
+export interface GatewayErrorBody {
+  message: string;
+  type: string | null;
+  param: string | null;
+  code: string | null;
+}
+
+/** The gateway's error envelope carried by an SDK `APIError`, or undefined for any other error. */
+export function readGatewayError(error: unknown): GatewayErrorBody | undefined {
+  if (!isAPIError(error)) return undefined;
+  const inner = (error.body as { error?: unknown } | null)?.error;
+  if (typeof inner !== 'object' || inner === null) return undefined;
+  const { message, type, param, code } = inner as Record<string, unknown>;
+  if (typeof message !== 'string') return undefined;
+  const text = (value: unknown) => (typeof value === 'string' && value !== 'None' ? value : null);
+  return {
+    message,
+    type: text(type),
+    param: text(param),
+    code: typeof code === 'number' ? String(code) : text(code),
+  };
+}
+
+// notes §2.2: an error raised upstream names the provider's exception ("<Provider>Exception - …");
+// without one the built-in gateway itself refused the call.
+const UPSTREAM_MARK = /\b\w+Exception - /;
+
+export type GatewayFailure =
+  | 'model-not-in-list'
+  | 'gateway-auth'
+  | 'upstream-auth'
+  | 'upstream-model-not-found'
+  | 'upstream-endpoint-not-found'
+  | 'other';
+
+export interface GatewayDiagnosis {
+  /** Which gateway answered: the built-in one, or the external one behind it. */
+  origin: 'built-in' | 'external';
+  failure: GatewayFailure;
+  status: number;
+  /** What to check, citing the spec. */
+  hint: string;
+  gatewayError: GatewayErrorBody | undefined;
+}
+
+/**
+ * Reads a failed call through the gateway chain (spec 7) and says which gateway refused it and what to
+ * check. Undefined for errors that are not HTTP answers.
+ */
+export function diagnoseGatewayError(error: unknown): GatewayDiagnosis | undefined {
+  if (!isAPIError(error)) return undefined;
+  const gatewayError = readGatewayError(error);
+  const message = gatewayError?.message ?? error.message;
+  const origin = UPSTREAM_MARK.test(message) ? 'external' : 'built-in';
+  const status = error.status;
+  const diagnose = (failure: GatewayFailure, hint: string): GatewayDiagnosis => ({
+    origin,
+    failure,
+    status,
+    hint,
+    gatewayError,
+  });
+  if (origin === 'built-in') {
+    if (status === 404) {
+      return diagnose(
+        'model-not-in-list',
+        "the model is not in the built-in gateway's model list: add it (addModel or proxy_config.model_list) or use a listed model_name (spec 7)",
+      );
+    }
+    if (status === 401 || status === 403) {
+      return diagnose('gateway-auth', 'the built-in gateway refused the master key (spec 5.6)');
+    }
+    return diagnose('other', 'the built-in gateway refused the call; see gatewayError');
+  }
+  if (status === 401) {
+    return diagnose(
+      'upstream-auth',
+      'the external gateway refused gateway_params.api_key; when it enforces auth on inference a valid virtual key is needed (spec 7)',
+    );
+  }
+  if (status === 400 && /model/i.test(message)) {
+    return diagnose(
+      'upstream-model-not-found',
+      'the model string does not match the external gateway: same-kind → gateway_proxy/<its model_name>, OpenAI-compatible → compat/<provider>/<model>; under the wildcard pattern send provider/model, not a bare name (spec 2.6, 2.7, 7)',
+    );
+  }
+  if (status === 404) {
+    return diagnose(
+      'upstream-endpoint-not-found',
+      'the external gateway has no such path: check the /v1 rule of api_base (same-kind: without /v1; OpenAI-compatible: ending in /v1; spec 2.6)',
+    );
+  }
+  return diagnose('other', 'the external gateway refused the call; see gatewayError');
+}

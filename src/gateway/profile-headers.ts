@@ -1,0 +1,142 @@
+import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import {
+  isValidHeaderName,
+  isValidHeaderValue,
+  SESSION_ID_HEADER,
+  SPEND_LOGS_METADATA_HEADER,
+} from './attribution-headers.js';
+import type { GatewayConfigNote } from './config-note.js';
+import { type ForwardingOptions, isForwardedClientHeader } from './forwarded-headers.js';
+import type { JsonObject } from './json-value.js';
+import { parseSpendLogsMetadataHeader, spendLogsMetadataHeader } from './spend-metadata.js';
+
+export interface ProfileHeadersInput {
+  /** Recipe 2: static headers of the profile, e.g. `{ 'X-Team-Id': 'alpha' }`. */
+  headers?: Record<string, string>;
+  /** Recipe 4: serialised into `x-gateway-spend-logs-metadata` as a JSON string. */
+  spendLogsMetadata?: JsonObject;
+}
+
+export interface ProfileHeadersResult {
+  /** Ready for the LLM profile's `llm.extra_headers`. */
+  extra_headers: Record<string, string>;
+  notes: GatewayConfigNote[];
+}
+
+/**
+ * Builds a profile's `llm.extra_headers` for recipes 2 and 4 and says what will happen to each header:
+ * headers the gateway does not forward, `x-gateway-session-id` overwritten at call time, and the spend
+ * metadata understood only by a same-kind gateway. Bad names or values are a `RequestValidationError`.
+ */
+export function profileExtraHeaders(
+  input: ProfileHeadersInput,
+  options: ForwardingOptions = {},
+): ProfileHeadersResult {
+  const headers = input?.headers ?? {};
+  const issues: ValidationIssue[] = [];
+  const notes: GatewayConfigNote[] = [];
+  const out: Record<string, string> = {};
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    throw new RequestValidationError('must be an object of header name to string value', 'headers');
+  }
+  const seen = new Map<string, string>();
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    const path = ['headers', name];
+    const lower = name.toLowerCase();
+    if (!isValidHeaderName(name)) {
+      issues.push({ path, message: 'is not a valid header name' });
+      continue;
+    }
+    if (seen.has(lower)) {
+      issues.push({ path, message: `repeats "${seen.get(lower)}" (header names ignore case)` });
+      continue;
+    }
+    seen.set(lower, name);
+    if (lower === SPEND_LOGS_METADATA_HEADER) {
+      try {
+        parseSpendLogsMetadataHeader(value, `headers.${name}`);
+      } catch (error) {
+        if (error instanceof RequestValidationError) issues.push({ ...error.issues[0]!, path });
+        continue;
+      }
+    } else if (typeof value !== 'string') {
+      issues.push({ path, message: 'must be a string (header values are strings)' });
+      continue;
+    }
+    if (!isValidHeaderValue(value as string)) {
+      issues.push({ path, message: 'must not contain CR, LF or NUL' });
+      continue;
+    }
+    out[name] = value as string;
+  }
+  if (input?.spendLogsMetadata !== undefined) {
+    if (seen.has(SPEND_LOGS_METADATA_HEADER)) {
+      issues.push({
+        path: ['spendLogsMetadata'],
+        message: `${SPEND_LOGS_METADATA_HEADER} is also given in headers`,
+      });
+    } else {
+      try {
+        out[SPEND_LOGS_METADATA_HEADER] = spendLogsMetadataHeader(input.spendLogsMetadata);
+      } catch (error) {
+        if (!(error instanceof RequestValidationError)) throw error;
+        issues.push(...error.issues);
+      }
+    }
+  }
+  if (issues.length > 0) throw new RequestValidationError(issues);
+
+  notes.push(...attributionNotes(out, options));
+  return { extra_headers: out, notes };
+}
+
+/** What the gateway chain will do with each of these profile headers (spec recipes 2 and 4). */
+export function attributionNotes(
+  headers: Record<string, string>,
+  options: ForwardingOptions = {},
+): GatewayConfigNote[] {
+  const notes: GatewayConfigNote[] = [];
+  const names = Object.keys(headers);
+  if (names.length === 0) return notes;
+  if (options.forwardingEnabled === false) {
+    notes.push({
+      level: 'warning',
+      code: 'forwarding-disabled',
+      message: 'header forwarding is off: none of these headers reaches the external gateway',
+    });
+  } else {
+    notes.push({
+      level: 'info',
+      code: 'forwarding-required',
+      message:
+        'these headers reach the external gateway only with general_settings.forward_client_headers_to_llm_api: true',
+    });
+  }
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    if (lower === SESSION_ID_HEADER) {
+      notes.push({
+        level: 'warning',
+        code: 'session-id-overwritten',
+        path: ['headers', name],
+        message: `${SESSION_ID_HEADER} is overwritten at call time with the conversation id; it is for tracing, not attribution`,
+      });
+    } else if (options.forwardingEnabled !== false && !isForwardedClientHeader(name, options)) {
+      notes.push({
+        level: 'warning',
+        code: 'header-not-forwarded',
+        path: ['headers', name],
+        message: `${name} is not forwarded: the gateway forwards only x-* headers, excluding x-stainless-*`,
+      });
+    }
+    if (lower === SPEND_LOGS_METADATA_HEADER) {
+      notes.push({
+        level: 'info',
+        code: 'spend-metadata-same-kind-only',
+        path: ['headers', name],
+        message: 'spend metadata is parsed into spend logs only by a same-kind external gateway (recipe 4)',
+      });
+    }
+  }
+  return notes;
+}

@@ -1,0 +1,26 @@
+import { RequestValidationError } from '../core/errors.js';
+
+/**
+ * spec 4.4: tags are PATCHed to the conversation URL itself, which the platform returns (notes §3.3: the
+ * agent server's `/api/conversations/<id>` on the sandbox host). Split into origin and path for a transport.
+ */
+export function splitConversationUrl(value: unknown): { origin: string; path: string } {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new RequestValidationError('must be the conversation URL given by the platform', 'conversationUrl');
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RequestValidationError('must be an absolute http(s) URL', 'conversationUrl');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RequestValidationError('must use http or https', 'conversationUrl');
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new RequestValidationError('must not carry credentials, a query or a fragment', 'conversationUrl');
+  }
+  const path = url.pathname.replace(/^\/+/, '').replace(/\/+$/, '');
+  if (path === '') throw new RequestValidationError('has no path to a conversation', 'conversationUrl');
+  return { origin: url.origin, path };
+}

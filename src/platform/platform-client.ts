@@ -1,0 +1,254 @@
+import { headerAuth, SecretRegistry } from '../core/auth.js';
+import { BaseClient } from '../core/base-client.js';
+import { NotFoundError, RequestValidationError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import { encodePath, Transport } from '../core/transport.js';
+import { splitConversationUrl } from './conversation-url.js';
+import type { PlatformClientOptions } from './options.js';
+import {
+  checkProfileName,
+  checkProfileWrite,
+  type LlmProfile,
+  type LlmProfileWrite,
+  SESSION_ID_HEADER,
+} from './profile.js';
+import {
+  type AppConversation,
+  appConversationPageSchema,
+  conversationTagsReadSchema,
+  type LlmProfileSaved,
+  profileReadSchema,
+  profileSavedSchema,
+  tagsUpdatedSchema,
+} from './schemas.js';
+import {
+  type ConversationTags,
+  type ConversationTagsPatch,
+  mergeTags,
+  validateConversationTags,
+  validateConversationTagsPatch,
+} from './tags.js';
+
+/** Options of a call to a conversation URL. */
+export interface ConversationCallOptions extends RequestOptions {
+  /**
+   * The key for this conversation URL, when it is not the client's: the conversation URL is served by the
+   * conversation's sandbox, which takes the conversation's own `session_api_key` (notes §3.3).
+   */
+  sessionApiKey?: string;
+}
+
+export interface ConversationSearch {
+  createdAfter?: Date | string;
+  createdBefore?: Date | string;
+  updatedAfter?: Date | string;
+  updatedBefore?: Date | string;
+  /** Conversations per page, 1 to 100 (notes §3.4). Default 100. */
+  pageSize?: number;
+}
+
+/**
+ * The platform application (spec 4.4): LLM profiles and conversation tags, plus the conversation search
+ * that batch reconciliation needs (notes §3.4). Sends `X-Session-API-Key` (spec 5.2).
+ */
+export class PlatformClient extends BaseClient {
+  readonly #options: PlatformClientOptions;
+  readonly #secrets: SecretRegistry;
+  readonly #conversationTransports = new Map<string, Transport>();
+
+  constructor(options: PlatformClientOptions) {
+    const appUrl = validAppUrl(options?.appUrl);
+    const secrets = new SecretRegistry();
+    super(
+      {
+        ...options,
+        baseUrl: appUrl,
+        secrets: secrets.list,
+        authHeaders: headerAuth(options.sessionApiKey, 'X-Session-API-Key', secrets),
+      },
+      { sessionApiKey: options.sessionApiKey },
+    );
+    this.#options = options;
+    this.#secrets = secrets;
+  }
+
+  /**
+   * Saves an LLM profile: `POST /api/v1/settings/profiles/{profile_name}` (spec 4.4). `extra_headers`
+   * persists (read it back with `getLlmProfile`). A `x-gateway-session-id` header is logged as a warning:
+   * the platform SDK overwrites it at call time.
+   */
+  async saveLlmProfile(
+    profileName: string,
+    profile: LlmProfileWrite,
+    options: RequestOptions = {},
+  ): Promise<LlmProfileSaved> {
+    checkProfileName(profileName);
+    checkProfileWrite(profile);
+    const headers = profile.llm.extra_headers ?? {};
+    if (Object.keys(headers).some((name) => name.toLowerCase() === SESSION_ID_HEADER)) {
+      this.transport.logger.warn(
+        `${SESSION_ID_HEADER} in profile ${profileName} is overwritten at call time with the conversation id; it is for tracing, not attribution`,
+      );
+    }
+    return this.transport.request({
+      method: 'POST',
+      path: encodePath('api', 'v1', 'settings', 'profiles', profileName),
+      json: profile,
+      ...options,
+      decode: (input) => profileSavedSchema.safeParse(input),
+    });
+  }
+
+  /** Reads a profile back: `GET /api/v1/settings/profiles/{profile_name}` (notes §3.2). 404 → `NotFoundError`. */
+  async getLlmProfile(profileName: string, options: RequestOptions = {}): Promise<LlmProfile> {
+    checkProfileName(profileName);
+    return this.transport.request({
+      method: 'GET',
+      path: encodePath('api', 'v1', 'settings', 'profiles', profileName),
+      ...options,
+      decode: (input) => profileReadSchema.safeParse(input),
+    }) as Promise<LlmProfile>;
+  }
+
+  /**
+   * Replaces the conversation's tags: `PATCH <conversation_url>` with `{tags}` (spec 4.4). The server keeps
+   * only the map sent (use `mergeConversationTags` to keep others). A bad map is a `RequestValidationError`
+   * naming every bad key, and nothing is sent. An unknown conversation is a `NotFoundError`.
+   */
+  async updateConversationTags(
+    conversationUrl: string,
+    tags: ConversationTags,
+    options: ConversationCallOptions = {},
+  ): Promise<ConversationTags> {
+    const valid = validateConversationTags(tags);
+    const { transport, path, callOptions } = this.#conversationCall(conversationUrl, options);
+    const answer = await transport.request({
+      method: 'PATCH',
+      path,
+      json: { tags: valid },
+      ...callOptions,
+      decode: (input) => tagsUpdatedSchema.safeParse(input),
+    });
+    // notes §3.3: the agent server answers an unknown conversation with 200 `{"success": false}`.
+    if ((answer as { success?: unknown } | null)?.success === false) {
+      throw new NotFoundError({
+        status: 200,
+        headers: {},
+        body: answer,
+        method: 'PATCH',
+        url: transport.url(path),
+        message: 'Conversation not found or not updated (the server answered {"success": false})',
+      });
+    }
+    return valid;
+  }
+
+  /** The conversation's current tags, read from the conversation URL (its record carries `tags`). */
+  async getConversationTags(
+    conversationUrl: string,
+    options: ConversationCallOptions = {},
+  ): Promise<ConversationTags> {
+    const { transport, path, callOptions } = this.#conversationCall(conversationUrl, options);
+    return transport.request({
+      method: 'GET',
+      path,
+      ...callOptions,
+      decode: (input) => conversationTagsReadSchema.safeParse(input),
+    });
+  }
+
+  /**
+   * Read, merge, write: keeps the tags not in `patch`, sets the others, removes those set to `null`.
+   * Not atomic: a write by someone else between the read and the write is lost.
+   */
+  async mergeConversationTags(
+    conversationUrl: string,
+    patch: ConversationTagsPatch,
+    options: ConversationCallOptions = {},
+  ): Promise<ConversationTags> {
+    const valid = validateConversationTagsPatch(patch);
+    splitConversationUrl(conversationUrl);
+    const current = await this.getConversationTags(conversationUrl, options);
+    return this.updateConversationTags(conversationUrl, mergeTags(current, valid), options);
+  }
+
+  /**
+   * Platform conversations, page after page: `GET /api/v1/app-conversations/search` (notes §3.4). There is
+   * no server-side tag filter; filter on `tags` yourself. Input of recipe 5 (`reconcileSpend`).
+   */
+  async *listConversations(
+    search: ConversationSearch = {},
+    options: RequestOptions = {},
+  ): AsyncGenerator<AppConversation> {
+    const limit = search.pageSize ?? 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new RequestValidationError('must be an integer from 1 to 100', 'pageSize');
+    }
+    const query = {
+      created_at__gte: isoDate(search.createdAfter, 'createdAfter'),
+      created_at__lt: isoDate(search.createdBefore, 'createdBefore'),
+      updated_at__gte: isoDate(search.updatedAfter, 'updatedAfter'),
+      updated_at__lt: isoDate(search.updatedBefore, 'updatedBefore'),
+      limit,
+    };
+    let pageId: string | undefined;
+    do {
+      const page = await this.transport.request({
+        method: 'GET',
+        path: 'api/v1/app-conversations/search',
+        query: { ...query, page_id: pageId },
+        ...options,
+        decode: (input) => appConversationPageSchema.safeParse(input),
+      });
+      for (const conversation of page.items) {
+        // Each conversation's own key must be redacted like the client's.
+        this.#secrets.add(conversation.session_api_key ?? undefined);
+        yield conversation;
+      }
+      pageId = page.next_page_id ?? undefined;
+    } while (pageId);
+  }
+
+  #conversationCall(conversationUrl: string, options: ConversationCallOptions) {
+    const { origin, path } = splitConversationUrl(conversationUrl);
+    const { sessionApiKey, ...callOptions } = options;
+    if (sessionApiKey !== undefined) {
+      if (typeof sessionApiKey !== 'string' || sessionApiKey === '') {
+        throw new RequestValidationError('must be a non-empty string', 'sessionApiKey');
+      }
+      this.#secrets.add(sessionApiKey);
+      callOptions.headers = { ...callOptions.headers, 'X-Session-API-Key': sessionApiKey };
+    }
+    return { transport: this.#transportFor(origin), path, callOptions };
+  }
+
+  #transportFor(origin: string): Transport {
+    let transport = this.#conversationTransports.get(origin);
+    if (!transport) {
+      transport = new Transport({
+        ...this.#options,
+        baseUrl: origin,
+        secrets: this.#secrets.list,
+        authHeaders: headerAuth(this.#options.sessionApiKey, 'X-Session-API-Key', this.#secrets),
+      });
+      this.#conversationTransports.set(origin, transport);
+    }
+    return transport;
+  }
+}
+
+function validAppUrl(value: unknown): string {
+  if (typeof value !== 'string' || !/^https?:\/\/\S+$/.test(value)) {
+    throw new RequestValidationError('must be the http(s) URL of the platform application', 'appUrl');
+  }
+  return value;
+}
+
+function isoDate(value: Date | string | undefined, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const date =
+    value instanceof Date ? value : typeof value === 'string' ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime()))
+    throw new RequestValidationError('must be a Date or an ISO 8601 date', field);
+  return value instanceof Date ? value.toISOString() : value;
+}

@@ -1,0 +1,73 @@
+import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+
+/** spec 2.8: tag key → string value. Stays on the conversation record; never sent in LLM requests. */
+export type ConversationTags = Record<string, string>;
+/** For a merge: a string sets the tag, `null` removes it. */
+export type ConversationTagsPatch = Record<string, string | null>;
+
+/** spec 2.8, 8: lowercase alphanumeric only (no underscores or hyphens). */
+export const TAG_KEY_PATTERN = /^[a-z0-9]+$/;
+/** spec 8: at most 256 characters, counted as the server does (code points, not UTF-16 units). */
+export const MAX_TAG_VALUE_LENGTH = 256;
+
+/**
+ * Checks a tags map (spec 2.8). A bad map is a `RequestValidationError` whose issues name every bad key,
+ * so callers fail before anything is sent. Returns a copy of the map.
+ */
+export function validateConversationTags(tags: unknown, field = 'tags'): ConversationTags {
+  const issues = tagIssues(tags, field, false);
+  if (issues.length > 0) throw new RequestValidationError(issues);
+  return { ...(tags as ConversationTags) };
+}
+
+/** Like `validateConversationTags`, for a merge patch where `null` removes a tag. */
+export function validateConversationTagsPatch(patch: unknown, field = 'tags'): ConversationTagsPatch {
+  const issues = tagIssues(patch, field, true);
+  if (issues.length > 0) throw new RequestValidationError(issues);
+  return { ...(patch as ConversationTagsPatch) };
+}
+
+/**
+ * Tags replace the whole map on the server (notes §3.3), so a merge is read, merge, write: this is the
+ * merge. Values of `patch` override, `null` removes.
+ */
+export function mergeTags(current: ConversationTags, patch: ConversationTagsPatch): ConversationTags {
+  const merged: ConversationTags = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+function tagIssues(tags: unknown, field: string, allowNull: boolean): ValidationIssue[] {
+  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) {
+    return [{ path: [field], message: 'must be an object mapping tag key to string value' }];
+  }
+  const issues: ValidationIssue[] = [];
+  for (const [key, value] of Object.entries(tags)) {
+    const shown = key.length > 40 ? `${JSON.stringify(key.slice(0, 40))}…` : JSON.stringify(key);
+    if (!TAG_KEY_PATTERN.test(key)) {
+      issues.push({
+        path: [field, key],
+        message: `tag key ${shown} is invalid: keys must be lowercase alphanumeric only`,
+      });
+    }
+    if (value === null && allowNull) continue;
+    if (typeof value !== 'string') {
+      issues.push({ path: [field, key], message: `tag value for ${shown} must be a string` });
+    } else if (codePoints(value) > MAX_TAG_VALUE_LENGTH) {
+      issues.push({
+        path: [field, key],
+        message: `tag value for ${shown} exceeds ${MAX_TAG_VALUE_LENGTH} characters (${codePoints(value)})`,
+      });
+    }
+  }
+  return issues;
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}

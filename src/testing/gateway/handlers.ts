@@ -1,0 +1,165 @@
+import { HttpResponse, http } from 'msw/http';
+import { bearer, gatewayError, jsonBody } from './envelope.js';
+import { forwardCompletion } from './forward.js';
+import { GatewayStore } from './store.js';
+
+export interface GatewayHandlersOptions {
+  /** `{builtin_gateway_url}`, e.g. `http://localhost:4000`. Default: any origin. */
+  baseUrl?: string;
+  /** The master key every call must carry as `Authorization: Bearer` (spec 5.6). */
+  masterKey: string;
+  store?: GatewayStore;
+  /** How the gateway reaches external gateways (default: the global fetch, so msw answers in tests). */
+  fetch?: typeof fetch;
+}
+
+// notes §2.1: `created` is a constant of the gateway, `owned_by` historically always this value.
+const CREATED = 1677610602;
+
+/**
+ * Stateful msw handlers for the built-in gateway (spec 4.3; notes §2): a model added is listed at once and
+ * lost on `store.restart()`; chat completions are forwarded to the external gateway per spec 2.6 and logged
+ * as spend rows; errors use the gateway's envelope.
+ */
+export function gatewayHandlers(options: GatewayHandlersOptions) {
+  const store = options.store ?? new GatewayStore();
+  const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const denied = (request: Request) =>
+    bearer(request) === options.masterKey
+      ? undefined
+      : gatewayError(401, 'Authentication Error, Invalid proxy server token passed.', 'auth_error');
+
+  const listModels = ({ request }: { request: Request }) => {
+    const refusal = denied(request);
+    if (refusal) return refusal;
+    const names = [...new Set(store.models.map((m) => m.model_name))];
+    if (store.wildcard()) names.push(...store.wildcardRegistry.filter((name) => !names.includes(name)));
+    return HttpResponse.json({
+      data: names.map((id) => ({ id, object: 'model', created: CREATED, owned_by: 'openai' })),
+      object: 'list',
+    });
+  };
+
+  const modelInfo = ({ request }: { request: Request }) => {
+    const refusal = denied(request);
+    if (refusal) return refusal;
+    return HttpResponse.json({
+      data: store.models.map((m) => ({
+        model_name: m.model_name,
+        gateway_params: { model: m.gateway_params.model, api_base: m.gateway_params.api_base },
+        model_info: { id: m.id, db_model: m.db_model },
+      })),
+    });
+  };
+
+  const completions = async ({ request }: { request: Request }) => {
+    const refusal = denied(request);
+    if (refusal) return refusal;
+    const body = await jsonBody(request);
+    if (!body || typeof body.model !== 'string')
+      return gatewayError(400, 'model is required', 'bad_request_error', 'model');
+    const entry = store.findByName(body.model) ?? store.wildcard();
+    if (!entry) {
+      return gatewayError(
+        404,
+        `Invalid model name passed in model=${body.model}. Call /v1/models to view available models for your key.`,
+        'not_found_error',
+        'model',
+      );
+    }
+    return forwardCompletion(store, entry, request, body, fetchImpl);
+  };
+
+  return [
+    http.post(`${base}/model/new`, async ({ request }) => {
+      const refusal = denied(request);
+      if (refusal) return refusal;
+      if (!store.storeModelInDb) {
+        return gatewayError(
+          500,
+          "{'error': \"Set `'STORE_MODEL_IN_DB='True'` in your env to enable this feature.\"}",
+          'auth_error',
+        );
+      }
+      const body = await jsonBody(request);
+      const params = body?.gateway_params as Record<string, unknown> | undefined;
+      if (
+        typeof body?.model_name !== 'string' ||
+        typeof params !== 'object' ||
+        params === null ||
+        typeof params.model !== 'string'
+      ) {
+        return gatewayError(400, 'model_name and gateway_params.model are required', 'bad_request_error');
+      }
+      const stored = store.addModel({
+        model_name: body.model_name,
+        gateway_params: {
+          model: params.model,
+          api_base: String(params.api_base ?? ''),
+          api_key: String(params.api_key ?? ''),
+        },
+      });
+      const now = new Date().toISOString();
+      // notes §2.1: the stored row, its parameters encrypted.
+      return HttpResponse.json({
+        model_id: stored.id,
+        model_name: stored.model_name,
+        gateway_params: { model: '<encrypted>', api_base: '<encrypted>', api_key: '<encrypted>' },
+        model_info: { id: stored.id, db_model: true },
+        created_at: now,
+        created_by: 'default_user_id',
+        updated_at: now,
+        updated_by: 'default_user_id',
+        blocked: false,
+      });
+    }),
+    http.post(`${base}/model/delete`, async ({ request }) => {
+      const refusal = denied(request);
+      if (refusal) return refusal;
+      const id = String((await jsonBody(request))?.id ?? '');
+      if (!store.deleteModel(id)) {
+        return gatewayError(400, `{'error': 'Model with id=${id} not found in db'}`, 'auth_error');
+      }
+      return HttpResponse.json({ message: `Model: ${id} deleted successfully` });
+    }),
+    http.get(`${base}/v1/models`, listModels),
+    http.get(`${base}/models`, listModels),
+    http.get(`${base}/model/info`, modelInfo),
+    http.get(`${base}/v1/model/info`, modelInfo),
+    http.post(`${base}/v1/chat/completions`, completions),
+    http.post(`${base}/chat/completions`, completions),
+    http.get(`${base}/spend/logs/v2`, ({ request }) => {
+      const refusal = denied(request);
+      if (refusal) return refusal;
+      const url = new URL(request.url);
+      const start = gatewayTime(url.searchParams.get('start_date'));
+      const end = gatewayTime(url.searchParams.get('end_date'));
+      if (Number.isNaN(start) || Number.isNaN(end)) {
+        return gatewayError(
+          400,
+          'start_date and end_date are required (YYYY-MM-DD HH:MM:SS)',
+          'bad_request_error',
+        );
+      }
+      const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
+      const pageSize = Math.min(1000, Math.max(1, Number(url.searchParams.get('page_size') ?? 50)));
+      const rows = store.spendLogs.filter((row) => {
+        const at = Date.parse(row.startTime);
+        return at >= start && at <= end;
+      });
+      return HttpResponse.json({
+        data: rows.slice((page - 1) * pageSize, page * pageSize),
+        total: rows.length,
+        page,
+        page_size: pageSize,
+        total_pages: Math.max(1, Math.ceil(rows.length / pageSize)),
+      });
+    }),
+  ];
+}
+
+function gatewayTime(value: string | null): number {
+  if (!value) return Number.NaN;
+  return Date.parse(`${value.length === 10 ? `${value}T00:00:00` : value.replace(' ', 'T')}Z`);
+}

@@ -1,0 +1,97 @@
+/** A model entry as the mock gateway stores it (`db_model`: added through the API, not from the config). */
+export interface StoredGatewayModel {
+  id: string;
+  model_name: string;
+  gateway_params: { model: string; api_base: string; api_key: string };
+  db_model: boolean;
+}
+
+/** A spend-log row as the mock gateway records it (notes §2.5 columns). */
+export type StoredSpendRow = Record<string, unknown> & {
+  request_id: string;
+  startTime: string;
+  spend: number;
+};
+
+export interface GatewayStoreInit {
+  /** Entries of `proxy_config.model_list` (kept across "restarts", unlike API-added models). */
+  config?: { model_list?: ConfigEntry[]; general_settings?: { forward_client_headers_to_llm_api?: boolean } };
+  /** Environment of the gateway pod, for `os.environ/VAR` keys. */
+  env?: Record<string, string>;
+  /** Answer `POST /model/new` with the 500 of a gateway without a model database (notes §2.1). */
+  storeModelInDb?: boolean;
+  /** What the wildcard pattern adds to the model list (spec 2.7: the built-in registry, 200 or more names). */
+  wildcardRegistry?: string[];
+  /** Spend recorded per successful call. Default 0.001. */
+  spendPerCall?: number;
+}
+
+interface ConfigEntry {
+  model_name: string;
+  gateway_params: { model: string; api_base: string; api_key: string };
+}
+
+/** State of a mock built-in gateway: its model list, settings, environment and spend logs. */
+export class GatewayStore {
+  models: StoredGatewayModel[] = [];
+  spendLogs: StoredSpendRow[] = [];
+  forwardClientHeaders = false;
+  storeModelInDb: boolean;
+  env: Record<string, string>;
+  wildcardRegistry: string[];
+  spendPerCall: number;
+  readonly #config: GatewayStoreInit['config'];
+
+  constructor(init: GatewayStoreInit = {}) {
+    this.#config = init.config;
+    this.env = { ...init.env };
+    this.storeModelInDb = init.storeModelInDb ?? true;
+    this.wildcardRegistry =
+      init.wildcardRegistry ??
+      Array.from({ length: 200 }, (_, i) => `registry-model-${String(i + 1).padStart(3, '0')}`);
+    this.spendPerCall = init.spendPerCall ?? 0.001;
+    this.restart();
+  }
+
+  /** A pod restart: API-added models are lost, the configuration is loaded again (spec 4.3, 8). */
+  restart(): void {
+    this.models = (this.#config?.model_list ?? []).map((entry) => ({
+      id: crypto.randomUUID(),
+      model_name: entry.model_name,
+      gateway_params: { ...entry.gateway_params },
+      db_model: false,
+    }));
+    this.forwardClientHeaders = this.#config?.general_settings?.forward_client_headers_to_llm_api === true;
+  }
+
+  addModel(entry: ConfigEntry): StoredGatewayModel {
+    const stored = {
+      id: crypto.randomUUID(),
+      ...entry,
+      gateway_params: { ...entry.gateway_params },
+      db_model: true,
+    };
+    this.models.push(stored);
+    return stored;
+  }
+
+  deleteModel(id: string): boolean {
+    const index = this.models.findIndex((m) => m.id === id && m.db_model);
+    if (index < 0) return false;
+    this.models.splice(index, 1);
+    return true;
+  }
+
+  findByName(name: string): StoredGatewayModel | undefined {
+    return this.models.find((m) => m.model_name === name);
+  }
+
+  wildcard(): StoredGatewayModel | undefined {
+    return this.models.find((m) => m.model_name === '*');
+  }
+
+  /** `os.environ/VAR` read from `env`, as the gateway reads its pod environment. */
+  resolveKey(apiKey: string): string | undefined {
+    return apiKey.startsWith('os.environ/') ? this.env[apiKey.slice('os.environ/'.length)] : apiKey;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Action (spec 2.3; fields the spec leaves "not shown" from the OpenAPI document and notes §3.5): a union
+ * discriminated by `kind`, the bare class name.
+ */
+import * as z from 'zod/mini';
+import {
+  closedObject,
+  intAtLeast,
+  jsonObject,
+  openObject,
+  optionalNullable,
+  type ParseMode,
+  withDefault,
+} from './schema-kit.js';
+
+export const ACTION_KINDS = [
+  'MCPToolAction',
+  'FinishAction',
+  'ThinkAction',
+  'BrowserAction',
+  'BrowserClickAction',
+  'BrowserCloseTabAction',
+  'BrowserGetContentAction',
+  'BrowserGetStateAction',
+  'BrowserGetStorageAction',
+  'BrowserGoBackAction',
+  'BrowserListTabsAction',
+  'BrowserNavigateAction',
+  'BrowserScrollAction',
+  'BrowserSetStorageAction',
+  'BrowserStartRecordingAction',
+  'BrowserStopRecordingAction',
+  'BrowserSwitchTabAction',
+  'BrowserTypeAction',
+  'FileEditorAction',
+  'EditAction',
+  'ListDirectoryAction',
+  'ReadFileAction',
+  'WriteFileAction',
+  'GlobAction',
+  'GrepAction',
+  'PlanningFileEditorAction',
+  'TaskTrackerAction',
+  'TerminalAction',
+] as const;
+export type KnownActionKind = (typeof ACTION_KINDS)[number];
+export const ACTION_KIND_SET: ReadonlySet<string> = new Set(ACTION_KINDS);
+
+/** The file editor's commands (FileEditorAction, PlanningFileEditorAction and their observations). */
+export const FileEditorCommandSchema = z.enum(['view', 'create', 'str_replace', 'insert', 'undo_edit']);
+export type FileEditorCommand = z.infer<typeof FileEditorCommandSchema>;
+
+/** A task of the task tracker: `{title, notes="", status="todo"}`. */
+export const TaskItemSchema = openObject({
+  title: z.string(),
+  notes: withDefault(z.string(), ''),
+  status: withDefault(z.enum(['todo', 'in_progress', 'done']), 'todo'),
+});
+export type TaskItem = z.output<typeof TaskItemSchema>;
+
+/** A browser tab id: 4 characters (spec 2.3). */
+const tabId = () => z.string().check(z.length(4));
+const nonNegativeInt = () => intAtLeast(0);
+
+export function buildActionSchemas(mode: ParseMode) {
+  const kinded = <K extends KnownActionKind, S extends z.core.$ZodLooseShape>(kind: K, shape: S) =>
+    closedObject(mode, { ...shape, kind: z.literal(kind) });
+
+  const fileEditorShape = {
+    command: FileEditorCommandSchema,
+    path: z.string(),
+    file_text: optionalNullable(z.string()),
+    old_str: optionalNullable(z.string()),
+    new_str: optionalNullable(z.string()),
+    insert_line: optionalNullable(nonNegativeInt()),
+    view_range: optionalNullable(z.array(z.int())),
+  };
+
+  const variants = {
+    MCPToolAction: kinded('MCPToolAction', { data: withDefault(jsonObject(), {}) }),
+    FinishAction: kinded('FinishAction', { message: z.string() }),
+    ThinkAction: kinded('ThinkAction', { thought: z.string() }),
+    BrowserAction: kinded('BrowserAction', {}),
+    BrowserClickAction: kinded('BrowserClickAction', {
+      index: nonNegativeInt(),
+      new_tab: withDefault(z.boolean(), false),
+    }),
+    BrowserCloseTabAction: kinded('BrowserCloseTabAction', { tab_id: tabId() }),
+    BrowserGetContentAction: kinded('BrowserGetContentAction', {
+      extract_links: withDefault(z.boolean(), false),
+      start_from_char: withDefault(nonNegativeInt(), 0),
+    }),
+    BrowserGetStateAction: kinded('BrowserGetStateAction', {
+      include_screenshot: withDefault(z.boolean(), false),
+    }),
+    BrowserGetStorageAction: kinded('BrowserGetStorageAction', {}),
+    BrowserGoBackAction: kinded('BrowserGoBackAction', {}),
+    BrowserListTabsAction: kinded('BrowserListTabsAction', {}),
+    BrowserNavigateAction: kinded('BrowserNavigateAction', {
+      url: z.string(),
+      new_tab: withDefault(z.boolean(), false),
+    }),
+    BrowserScrollAction: kinded('BrowserScrollAction', {
+      direction: withDefault(z.enum(['up', 'down']), 'down'),
+    }),
+    /** `storage_state` holds `cookies` and `origins`, as returned by the get-storage action. */
+    BrowserSetStorageAction: kinded('BrowserSetStorageAction', { storage_state: jsonObject() }),
+    BrowserStartRecordingAction: kinded('BrowserStartRecordingAction', {}),
+    BrowserStopRecordingAction: kinded('BrowserStopRecordingAction', {}),
+    BrowserSwitchTabAction: kinded('BrowserSwitchTabAction', { tab_id: tabId() }),
+    BrowserTypeAction: kinded('BrowserTypeAction', { index: nonNegativeInt(), text: z.string() }),
+    FileEditorAction: kinded('FileEditorAction', fileEditorShape),
+    EditAction: kinded('EditAction', {
+      file_path: z.string(),
+      old_string: z.string(),
+      new_string: z.string(),
+      expected_replacements: withDefault(nonNegativeInt(), 1),
+    }),
+    ListDirectoryAction: kinded('ListDirectoryAction', {
+      dir_path: withDefault(z.string(), '.'),
+      recursive: withDefault(z.boolean(), false),
+    }),
+    ReadFileAction: kinded('ReadFileAction', {
+      file_path: z.string(),
+      offset: optionalNullable(nonNegativeInt()),
+      limit: optionalNullable(intAtLeast(1)),
+    }),
+    WriteFileAction: kinded('WriteFileAction', { file_path: z.string(), content: z.string() }),
+    GlobAction: kinded('GlobAction', { pattern: z.string(), path: optionalNullable(z.string()) }),
+    GrepAction: kinded('GrepAction', {
+      pattern: z.string(),
+      path: optionalNullable(z.string()),
+      include: optionalNullable(z.string()),
+    }),
+    PlanningFileEditorAction: kinded('PlanningFileEditorAction', fileEditorShape),
+    TaskTrackerAction: kinded('TaskTrackerAction', {
+      command: withDefault(z.enum(['view', 'plan']), 'view'),
+      task_list: withDefault(z.array(TaskItemSchema), []),
+    }),
+    /** `command` may be `""` to read more output after a soft timeout; `timeout` is in seconds. */
+    TerminalAction: kinded('TerminalAction', {
+      command: z.string(),
+      is_input: withDefault(z.boolean(), false),
+      timeout: optionalNullable(z.number().check(z.gte(0))),
+      reset: withDefault(z.boolean(), false),
+    }),
+  } satisfies { [K in KnownActionKind]: z.ZodMiniObject };
+
+  const Action = z.discriminatedUnion(
+    'kind',
+    Object.values(variants) as unknown as ActionVariantTuple<typeof variants>,
+  );
+  return { variants, Action };
+}
+
+type ActionVariantTuple<V extends Record<string, z.ZodMiniObject>> = [V[keyof V], ...V[keyof V][]];

@@ -1,0 +1,127 @@
+/**
+ * ConversationState (notes §3.8; types from the OpenAPI document's ConversationInfo, which is ConversationState
+ * plus title, metrics and timestamps) and the ConversationStateUpdateEvent helpers a state mirror needs.
+ *
+ * The agent, workspace, confirmation policy, security analyzer and secret sources are open objects identified by
+ * their `kind`: their full shapes belong to the conversation API, not to the event model.
+ */
+import * as z from 'zod/mini';
+import { intAtLeast, jsonObject, openObject, optionalNullable, withDefault } from './schema-kit.js';
+import type { ConversationStateUpdateEvent } from './schemas.js';
+import { isRecord } from './unknown.js';
+
+export const EXECUTION_STATUSES = [
+  'idle',
+  'running',
+  'paused',
+  'waiting_for_confirmation',
+  'finished',
+  'error',
+  'stuck',
+  'deleting',
+] as const;
+export const ExecutionStatusSchema = z.enum(EXECUTION_STATUSES);
+export type ExecutionStatus = z.infer<typeof ExecutionStatusSchema>;
+
+/** Statuses a run ends in (as the Python SDK decides): `idle` is not terminal. */
+export const TERMINAL_EXECUTION_STATUSES = [
+  'finished',
+  'error',
+  'stuck',
+] as const satisfies readonly ExecutionStatus[];
+export type TerminalExecutionStatus = (typeof TERMINAL_EXECUTION_STATUSES)[number];
+
+export function isTerminalExecutionStatus(status: unknown): status is TerminalExecutionStatus {
+  return (TERMINAL_EXECUTION_STATUSES as readonly unknown[]).includes(status);
+}
+
+const kindedObject = () => openObject({ kind: z.string() });
+const nonNegative = () => z.number().check(z.gte(0));
+
+export const TokenUsageSchema = openObject({
+  model: withDefault(z.string(), ''),
+  prompt_tokens: withDefault(intAtLeast(0), 0),
+  completion_tokens: withDefault(intAtLeast(0), 0),
+  cache_read_tokens: withDefault(intAtLeast(0), 0),
+  cache_write_tokens: withDefault(intAtLeast(0), 0),
+  reasoning_tokens: withDefault(intAtLeast(0), 0),
+  context_window: withDefault(intAtLeast(0), 0),
+  per_turn_token: withDefault(intAtLeast(0), 0),
+  response_id: withDefault(z.string(), ''),
+});
+
+/** Metrics of one LLM usage. `stats` updates carry the snapshot form (no `costs`/latency/usage lists). */
+export const MetricsSchema = openObject({
+  model_name: withDefault(z.string(), 'default'),
+  accumulated_cost: withDefault(nonNegative(), 0),
+  max_budget_per_task: optionalNullable(z.number()),
+  accumulated_token_usage: optionalNullable(TokenUsageSchema),
+  costs: z.optional(
+    z.array(openObject({ model: z.string(), cost: nonNegative(), timestamp: z.optional(z.number()) })),
+  ),
+  response_latencies: z.optional(
+    z.array(openObject({ model: z.string(), latency: nonNegative(), response_id: z.string() })),
+  ),
+  token_usages: z.optional(z.array(TokenUsageSchema)),
+});
+export type Metrics = z.output<typeof MetricsSchema>;
+
+/** `{usage_to_metrics: {<usage_id>: Metrics}}`: the value of `stats` updates and of the state's `stats`. */
+export const ConversationStatsSchema = openObject({
+  usage_to_metrics: withDefault(z.record(z.string(), MetricsSchema), {}),
+});
+export type ConversationStats = z.output<typeof ConversationStatsSchema>;
+
+export const ConversationStateSchema = openObject({
+  id: z.string(),
+  agent: kindedObject(),
+  workspace: kindedObject(),
+  persistence_dir: optionalNullable(z.string()),
+  max_iterations: withDefault(z.int().check(z.positive()), 500),
+  stuck_detection: withDefault(z.boolean(), true),
+  execution_status: withDefault(ExecutionStatusSchema, 'idle'),
+  confirmation_policy: withDefault(kindedObject(), { kind: 'NeverConfirm' }),
+  security_analyzer: optionalNullable(kindedObject()),
+  activated_knowledge_skills: withDefault(z.array(z.string()), []),
+  /** `{action_id: reason}` */
+  blocked_actions: withDefault(z.record(z.string(), z.string()), {}),
+  /** `{message_id: reason}` */
+  blocked_messages: withDefault(z.record(z.string(), z.string()), {}),
+  last_user_message_id: optionalNullable(z.string()),
+  stats: z.optional(ConversationStatsSchema),
+  secret_registry: z.optional(
+    openObject({ secret_sources: withDefault(z.record(z.string(), kindedObject()), {}) }),
+  ),
+  agent_state: withDefault(jsonObject(), {}),
+});
+export type ConversationState = z.output<typeof ConversationStateSchema>;
+
+/** The `key` of a ConversationStateUpdateEvent that carries the whole state. */
+export const FULL_STATE_KEY = 'full_state';
+
+/**
+ * A client-side mirror of the conversation state: any subset of the state's fields (updates can name fields a
+ * newer server added).
+ */
+export type ConversationStateMirror = Partial<ConversationState> & { readonly [field: string]: unknown };
+
+/**
+ * Applies a ConversationStateUpdateEvent to a state mirror and returns the new mirror (the input is not changed).
+ * `full_state` replaces the mirror with the event's value; any other key sets that one field (an absent or
+ * `null` value sets `null`). An update without a `key` changes nothing.
+ */
+export function applyStateUpdate(
+  state: ConversationStateMirror | undefined,
+  event: Pick<ConversationStateUpdateEvent, 'key' | 'value'>,
+): ConversationStateMirror {
+  const current = state ?? {};
+  const { key, value } = event;
+  if (key === undefined) return current;
+  if (key === FULL_STATE_KEY) return isRecord(value) ? { ...value } : current;
+  return { ...current, [key]: value === undefined ? null : value };
+}
+
+/** True when a ConversationStateUpdateEvent carries the whole state (`key: "full_state"`). */
+export function isFullStateUpdate(event: Pick<ConversationStateUpdateEvent, 'key'>): boolean {
+  return event.key === FULL_STATE_KEY;
+}

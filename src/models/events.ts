@@ -1,0 +1,182 @@
+/**
+ * Event (spec 2.1): the 14 variants with their per-variant `source` defaults, built for one parse mode. In lenient
+ * mode the nested Action, Observation and ToolDefinition unions also accept unknown kinds (`unknown.ts`).
+ */
+import * as z from 'zod/mini';
+import { ACTION_KIND_SET, buildActionSchemas } from './actions.js';
+import { buildContentSchemas, SecurityRiskSchema } from './content.js';
+import { buildObservationSchemas, OBSERVATION_KIND_SET } from './observations.js';
+import {
+  closedObject,
+  commonEventFields,
+  EventSourceSchema,
+  intAtLeast,
+  optionalNullable,
+  type ParseMode,
+  withDefault,
+} from './schema-kit.js';
+import { buildToolSchemas, TOOL_DEFINITION_KIND_SET } from './tools.js';
+import { lenientKindUnion } from './unknown.js';
+
+/** The 14 event kinds of spec 2.1, in the spec's order. */
+export const EVENT_KINDS = [
+  'Condensation',
+  'CondensationRequest',
+  'CondensationSummaryEvent',
+  'ConversationErrorEvent',
+  'ConversationStateUpdateEvent',
+  'LLMCompletionLogEvent',
+  'ActionEvent',
+  'MessageEvent',
+  'AgentErrorEvent',
+  'ObservationEvent',
+  'UserRejectObservation',
+  'SystemPromptEvent',
+  'TokenEvent',
+  'PauseEvent',
+] as const;
+export type KnownEventKind = (typeof EVENT_KINDS)[number];
+export const EVENT_KIND_SET: ReadonlySet<string> = new Set(EVENT_KINDS);
+
+export function buildEventSchemas(mode: ParseMode) {
+  const content = buildContentSchemas(mode);
+  const actions = buildActionSchemas(mode);
+  const observations = buildObservationSchemas(mode, content);
+  const tools = buildToolSchemas();
+
+  const Action = mode === 'strict' ? actions.Action : lenientKindUnion(actions.Action, ACTION_KIND_SET);
+  const Observation =
+    mode === 'strict'
+      ? observations.Observation
+      : lenientKindUnion(observations.Observation, OBSERVATION_KIND_SET);
+  const ToolDefinition =
+    mode === 'strict'
+      ? tools.ToolDefinition
+      : lenientKindUnion(tools.ToolDefinition, TOOL_DEFINITION_KIND_SET);
+
+  /** `source` with the variant's default (spec 2.1), or required when the variant has none. */
+  const source = (fallback: z.infer<typeof EventSourceSchema>) => withDefault(EventSourceSchema, fallback);
+  const kinded = <K extends KnownEventKind, S extends z.core.$ZodLooseShape>(kind: K, shape: S) =>
+    closedObject(mode, { ...commonEventFields(), ...shape, kind: z.literal(kind) });
+
+  const { TextContent, CriticResult } = content;
+
+  const variants = {
+    Condensation: kinded('Condensation', {
+      source: source('environment'),
+      /** Ids removed from the view given to the LLM. */
+      forgotten_event_ids: withDefault(z.array(z.string()), []),
+      /** Summary of the forgotten events. */
+      summary: optionalNullable(z.string()),
+      /** Where in the resulting view the summary is inserted; when absent it is not inserted. */
+      summary_offset: optionalNullable(intAtLeast(0)),
+      llm_response_id: z.string(),
+    }),
+    CondensationRequest: kinded('CondensationRequest', { source: source('environment') }),
+    CondensationSummaryEvent: kinded('CondensationSummaryEvent', {
+      source: source('environment'),
+      summary: z.string(),
+    }),
+    /** A conversation-level failure, never sent to the LLM; the run loop then moves to ERROR. */
+    ConversationErrorEvent: kinded('ConversationErrorEvent', {
+      source: EventSourceSchema,
+      /** Typically an error type. */
+      code: z.string(),
+      detail: z.string(),
+    }),
+    /** `key` is `full_state` (whole ConversationState in `value`) or a ConversationState field name. */
+    ConversationStateUpdateEvent: kinded('ConversationStateUpdateEvent', {
+      source: source('environment'),
+      key: z.optional(z.string()),
+      value: z.unknown(),
+    }),
+    LLMCompletionLogEvent: kinded('LLMCompletionLogEvent', {
+      source: source('environment'),
+      /** Relative to the log directory. */
+      filename: z.string(),
+      /** JSON-encoded. */
+      log_data: z.string(),
+      model_name: withDefault(z.string(), 'unknown'),
+      usage_id: withDefault(z.string(), 'default'),
+    }),
+    ActionEvent: kinded('ActionEvent', {
+      source: source('agent'),
+      thought: z.array(TextContent),
+      reasoning_content: optionalNullable(z.string()),
+      thinking_blocks: withDefault(z.array(content.ThinkingBlockItem), []),
+      responses_reasoning_item: optionalNullable(content.ReasoningItemModel),
+      /** `null` when the tool call is not executable (an AgentErrorEvent follows). */
+      action: optionalNullable(Action),
+      tool_name: z.string(),
+      tool_call_id: z.string(),
+      /** May differ from `action`, e.g. it may carry the LLM's predicted `security_risk`. */
+      tool_call: content.MessageToolCall,
+      /** Groups the actions of one LLM response (parallel tool calls). */
+      llm_response_id: z.string(),
+      security_risk: withDefault(SecurityRiskSchema, 'UNKNOWN'),
+      critic_result: optionalNullable(CriticResult),
+      /** About 10 words describing the action. */
+      summary: optionalNullable(z.string()),
+    }),
+    MessageEvent: kinded('MessageEvent', {
+      source: EventSourceSchema,
+      llm_message: content.Message,
+      /** `null` when the source is not the agent. */
+      llm_response_id: optionalNullable(z.string()),
+      activated_skills: withDefault(z.array(z.string()), []),
+      extended_content: withDefault(z.array(TextContent), []),
+      /** Message origin in multi-agent use. */
+      sender: optionalNullable(z.string()),
+      critic_result: optionalNullable(CriticResult),
+    }),
+    /** Produced by the agent scaffold, not model output; the conversation can continue. */
+    AgentErrorEvent: kinded('AgentErrorEvent', {
+      source: source('agent'),
+      tool_name: z.string(),
+      tool_call_id: z.string(),
+      error: z.string(),
+    }),
+    ObservationEvent: kinded('ObservationEvent', {
+      source: source('environment'),
+      tool_name: z.string(),
+      tool_call_id: z.string(),
+      observation: Observation,
+      action_id: z.string(),
+    }),
+    UserRejectObservation: kinded('UserRejectObservation', {
+      source: source('environment'),
+      tool_name: z.string(),
+      tool_call_id: z.string(),
+      rejection_reason: withDefault(z.string(), 'User rejected the action'),
+      /** `user` = confirmation-mode rejection, `hook` = blocked by a pre-tool-use hook. */
+      rejection_source: withDefault(z.enum(['user', 'hook']), 'user'),
+      action_id: z.string(),
+    }),
+    SystemPromptEvent: kinded('SystemPromptEvent', {
+      source: source('agent'),
+      system_prompt: TextContent,
+      tools: z.array(ToolDefinition),
+      /** Per-conversation context, sent as a second content block of the system message. */
+      dynamic_context: optionalNullable(TextContent),
+    }),
+    TokenEvent: kinded('TokenEvent', {
+      source: EventSourceSchema,
+      prompt_token_ids: z.array(z.int()),
+      response_token_ids: z.array(z.int()),
+    }),
+    /** Agent execution paused by user request. */
+    PauseEvent: kinded('PauseEvent', { source: source('user') }),
+  } satisfies { [K in KnownEventKind]: z.ZodMiniObject };
+
+  const Event = z.discriminatedUnion(
+    'kind',
+    Object.values(variants) as unknown as [
+      (typeof variants)[KnownEventKind],
+      ...(typeof variants)[KnownEventKind][],
+    ],
+  );
+
+  return { content, actions, observations, tools, variants, Event, Action, Observation, ToolDefinition };
+}
+
+export type EventSchemas = ReturnType<typeof buildEventSchemas>;

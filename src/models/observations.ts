@@ -1,0 +1,150 @@
+/**
+ * Observation (spec 2.3 lists the kinds; fields from the OpenAPI document and notes §3.6). Every observation has
+ * `content` (text and image items, default `[]`) and `is_error` (default false); the human-readable result is in
+ * `content[].text`.
+ */
+import * as z from 'zod/mini';
+import { FileEditorCommandSchema, TaskItemSchema } from './actions.js';
+import type { ContentSchemas } from './content.js';
+import {
+  closedObject,
+  openObject,
+  optionalNullable,
+  type ParseMode,
+  requiredNullable,
+  withDefault,
+} from './schema-kit.js';
+
+export const OBSERVATION_KINDS = [
+  'MCPToolObservation',
+  'FinishObservation',
+  'ThinkObservation',
+  'BrowserObservation',
+  'FileEditorObservation',
+  'EditObservation',
+  'ListDirectoryObservation',
+  'ReadFileObservation',
+  'WriteFileObservation',
+  'GlobObservation',
+  'GrepObservation',
+  'PlanningFileEditorObservation',
+  'TaskTrackerObservation',
+  'TerminalObservation',
+] as const;
+export type KnownObservationKind = (typeof OBSERVATION_KINDS)[number];
+export const OBSERVATION_KIND_SET: ReadonlySet<string> = new Set(OBSERVATION_KINDS);
+
+/** Terminal output metadata. `exit_code` -1 means the command is still running (soft timeout). */
+export const CmdOutputMetadataSchema = openObject({
+  exit_code: withDefault(z.int(), -1),
+  pid: withDefault(z.int(), -1),
+  username: optionalNullable(z.string()),
+  hostname: optionalNullable(z.string()),
+  working_dir: optionalNullable(z.string()),
+  py_interpreter_path: optionalNullable(z.string()),
+  prefix: withDefault(z.string(), ''),
+  suffix: withDefault(z.string(), ''),
+});
+export type CmdOutputMetadata = z.output<typeof CmdOutputMetadataSchema>;
+
+export function buildFileEntrySchema(mode: ParseMode) {
+  return openObject({
+    name: z.string(),
+    path: z.string(),
+    is_directory: z.boolean(),
+    size: z.int(),
+    /** `format: date-time`; pydantic writes naive or offset ISO times. Lenient mode accepts any string. */
+    modified_time: mode === 'strict' ? z.iso.datetime({ offset: true, local: true }) : z.string(),
+  });
+}
+
+export function buildObservationSchemas(mode: ParseMode, content: ContentSchemas) {
+  const base = {
+    content: withDefault(z.array(content.Content), []),
+    is_error: withDefault(z.boolean(), false),
+  };
+  const kinded = <K extends KnownObservationKind, S extends z.core.$ZodLooseShape>(kind: K, shape: S) =>
+    closedObject(mode, { ...base, ...shape, kind: z.literal(kind) });
+
+  const fileEditorShape = {
+    command: FileEditorCommandSchema,
+    path: optionalNullable(z.string()),
+    prev_exist: withDefault(z.boolean(), true),
+    old_content: optionalNullable(z.string()),
+    new_content: optionalNullable(z.string()),
+  };
+
+  const variants = {
+    MCPToolObservation: kinded('MCPToolObservation', { tool_name: z.string() }),
+    FinishObservation: kinded('FinishObservation', {}),
+    ThinkObservation: kinded('ThinkObservation', {}),
+    BrowserObservation: kinded('BrowserObservation', {
+      /** Base64 screenshot. */
+      screenshot_data: optionalNullable(z.string()),
+      full_output_save_dir: optionalNullable(z.string()),
+    }),
+    FileEditorObservation: kinded('FileEditorObservation', fileEditorShape),
+    EditObservation: kinded('EditObservation', {
+      file_path: optionalNullable(z.string()),
+      is_new_file: withDefault(z.boolean(), false),
+      replacements_made: withDefault(z.int(), 0),
+      old_content: optionalNullable(z.string()),
+      new_content: optionalNullable(z.string()),
+    }),
+    ListDirectoryObservation: kinded('ListDirectoryObservation', {
+      dir_path: optionalNullable(z.string()),
+      entries: withDefault(z.array(buildFileEntrySchema(mode)), []),
+      total_count: withDefault(z.int(), 0),
+      is_truncated: withDefault(z.boolean(), false),
+    }),
+    ReadFileObservation: kinded('ReadFileObservation', {
+      file_path: z.string(),
+      file_content: withDefault(z.string(), ''),
+      is_truncated: withDefault(z.boolean(), false),
+      /** `[start, end]` line numbers. */
+      lines_shown: optionalNullable(z.tuple([z.int(), z.int()])),
+      total_lines: optionalNullable(z.int()),
+    }),
+    WriteFileObservation: kinded('WriteFileObservation', {
+      file_path: optionalNullable(z.string()),
+      is_new_file: withDefault(z.boolean(), false),
+      old_content: optionalNullable(z.string()),
+      new_content: optionalNullable(z.string()),
+    }),
+    GlobObservation: kinded('GlobObservation', {
+      files: z.array(z.string()),
+      pattern: z.string(),
+      search_path: z.string(),
+      truncated: withDefault(z.boolean(), false),
+    }),
+    GrepObservation: kinded('GrepObservation', {
+      matches: z.array(z.string()),
+      pattern: z.string(),
+      search_path: z.string(),
+      include_pattern: optionalNullable(z.string()),
+      truncated: withDefault(z.boolean(), false),
+    }),
+    PlanningFileEditorObservation: kinded('PlanningFileEditorObservation', fileEditorShape),
+    TaskTrackerObservation: kinded('TaskTrackerObservation', {
+      command: z.enum(['view', 'plan']),
+      task_list: withDefault(z.array(TaskItemSchema), []),
+    }),
+    /** `exit_code` -1 = soft timeout (still running); the exit-code line is in `metadata.suffix`. */
+    TerminalObservation: kinded('TerminalObservation', {
+      command: requiredNullable(mode, z.string()),
+      exit_code: optionalNullable(z.int()),
+      timeout: withDefault(z.boolean(), false),
+      metadata: z.optional(CmdOutputMetadataSchema),
+      full_output_save_dir: optionalNullable(z.string()),
+    }),
+  } satisfies { [K in KnownObservationKind]: z.ZodMiniObject };
+
+  const Observation = z.discriminatedUnion(
+    'kind',
+    Object.values(variants) as unknown as [
+      (typeof variants)[KnownObservationKind],
+      ...(typeof variants)[KnownObservationKind][],
+    ],
+  );
+  return { variants, Observation };
+}

@@ -1,0 +1,155 @@
+/**
+ * Parsing entry points. `parseEvent` throws ResponseValidationError and nothing else; `safeParseEvent` never
+ * throws. Both accept a JSON string or an already-parsed value.
+ *
+ * - `strict`: the published schema exactly. Unknown keys on closed types, unknown kinds and `null` where the
+ *   schema has no `null` are errors.
+ * - `lenient` (default): unknown keys are kept, a known field holding `null` counts as absent (defaults apply),
+ *   and an object with a string `kind` is never rejected: an unknown kind, or a known kind whose fields do not
+ *   match, becomes a branded UnknownEvent (and likewise for nested actions, observations, tool definitions).
+ */
+import type * as z from 'zod/mini';
+import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
+import { type ConversationState, ConversationStateSchema } from './conversation-state.js';
+import { EVENT_KIND_SET } from './events.js';
+import { PARSE_PARAMS } from './messages.js';
+import { type Plan, planFor, stripKnownNulls } from './nulls.js';
+import { redactEventJson, safeEventJson } from './redact.js';
+import type { ParseMode } from './schema-kit.js';
+import { type Event, lenientSchemas, strictSchemas } from './schemas.js';
+import { compileSchema, isKinded, makeUnknown, toValidationIssues } from './unknown.js';
+
+export interface ParseOptions {
+  /** Default `lenient`. */
+  mode?: ParseMode;
+}
+
+export type SafeParseResult<T> =
+  | { success: true; data: T }
+  | { success: false; error: ResponseValidationError };
+
+/** Compiled parsers and null plans, built on first use. */
+const cache = new Map<z.ZodMiniType, z.ZodMiniType>();
+const plans = new Map<z.ZodMiniType, Plan | undefined>();
+
+function compiled<T extends z.ZodMiniType>(schema: T): T {
+  let parser = cache.get(schema);
+  if (!parser) {
+    parser = compileSchema(schema);
+    cache.set(schema, parser);
+  }
+  return parser as T;
+}
+
+function planOf(schema: z.ZodMiniType): Plan | undefined {
+  if (!plans.has(schema)) plans.set(schema, planFor(schema));
+  return plans.get(schema);
+}
+
+function failure(
+  what: string,
+  issues: ValidationIssue[],
+  input: unknown,
+): { success: false; error: ResponseValidationError } {
+  const rawBody = typeof input === 'string' ? redactEventJson(input) : safeEventJson(input);
+  return { success: false, error: new ResponseValidationError(`Invalid ${what}`, { issues, rawBody }) };
+}
+
+type Decoded = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
+
+function decode(input: unknown): Decoded {
+  if (typeof input !== 'string') return { ok: true, value: input };
+  try {
+    return { ok: true, value: JSON.parse(input) };
+  } catch (error) {
+    // V8's message can quote part of the text; keep only the position.
+    const position = /at position (\d+)/.exec(String((error as Error).message))?.[1];
+    const message =
+      position === undefined ? 'not valid JSON' : `not valid JSON (error at position ${position})`;
+    return { ok: false, issues: [{ path: [], message, code: 'invalid_json' }] };
+  }
+}
+
+function unexpected(error: unknown): ValidationIssue[] {
+  return [{ path: [], message: `could not be validated (${String(error)})`, code: 'unexpected' }];
+}
+
+/** Parses one event. Lenient by default; see the module comment for what each mode accepts. */
+export function safeParseEvent(input: unknown, options?: ParseOptions): SafeParseResult<Event> {
+  try {
+    const decoded = decode(input);
+    if (!decoded.ok) return failure('event', decoded.issues, input);
+    const value = decoded.value;
+    if (options?.mode === 'strict') {
+      const result = compiled(strictSchemas.Event).safeParse(value, PARSE_PARAMS);
+      if (result.success) return { success: true, data: result.data as Event };
+      return failure('event', toValidationIssues(result.error.issues), input);
+    }
+    if (!isKinded(value)) {
+      const result = compiled(lenientSchemas.Event).safeParse(value, PARSE_PARAMS);
+      return failure('event', result.success ? [] : toValidationIssues(result.error.issues), input);
+    }
+    if (!EVENT_KIND_SET.has(value.kind))
+      return { success: true, data: makeUnknown(value, 'unknown-kind') as Event };
+    const parser = compiled(lenientSchemas.Event);
+    let result = parser.safeParse(value, PARSE_PARAMS);
+    if (result.success) return { success: true, data: result.data as Event };
+    const plan = planOf(lenientSchemas.Event);
+    const cleaned = plan ? stripKnownNulls(value, plan) : value;
+    if (cleaned !== value) {
+      result = parser.safeParse(cleaned, PARSE_PARAMS);
+      if (result.success) return { success: true, data: result.data as Event };
+    }
+    return {
+      success: true,
+      data: makeUnknown(value, 'invalid', toValidationIssues(result.error.issues)) as Event,
+    };
+  } catch (error) {
+    return failure('event', unexpected(error), input);
+  }
+}
+
+/** Parses one event or throws ResponseValidationError (invalid JSON text included). */
+export function parseEvent(input: unknown, options?: ParseOptions): Event {
+  const result = safeParseEvent(input, options);
+  if (!result.success) throw result.error;
+  return result.data;
+}
+
+/**
+ * Parses any model value with a schema of this module: a JSON string or a value. In lenient mode known `null`
+ * fields are dropped first. Unlike events, an invalid value is an error in both modes.
+ */
+export function safeParseModel<T extends z.ZodMiniType>(
+  schema: T,
+  input: unknown,
+  options?: ParseOptions & { what?: string },
+): SafeParseResult<z.output<T>> {
+  const what = options?.what ?? 'value';
+  try {
+    const decoded = decode(input);
+    if (!decoded.ok) return failure(what, decoded.issues, input);
+    const value = decoded.value;
+    const parser = compiled(schema);
+    let result = parser.safeParse(value, PARSE_PARAMS);
+    if (result.success) return { success: true, data: result.data };
+    if (options?.mode !== 'strict') {
+      const plan = planOf(schema);
+      const cleaned = plan ? stripKnownNulls(value, plan) : value;
+      if (cleaned !== value) {
+        result = parser.safeParse(cleaned, PARSE_PARAMS);
+        if (result.success) return { success: true, data: result.data };
+      }
+    }
+    return failure(what, toValidationIssues(result.error.issues), input);
+  } catch (error) {
+    return failure(what, unexpected(error), input);
+  }
+}
+
+/** Parses a ConversationState (the value of a `full_state` update). Throws ResponseValidationError. */
+export function parseConversationState(input: unknown, options?: ParseOptions): ConversationState {
+  const result = safeParseModel(ConversationStateSchema, input, { ...options, what: 'conversation state' });
+  if (!result.success) throw result.error;
+  return result.data;
+}

@@ -1,0 +1,133 @@
+/**
+ * ToolDefinition (SystemPromptEvent `tools`; fields from the OpenAPI document and notes §3.7). There is no `name`
+ * field: `title` is the LLM-facing tool name (e.g. "terminal"). Tool definitions are open objects on the server.
+ */
+import * as z from 'zod/mini';
+import { jsonObject, openObject, optionalNullable, withDefault } from './schema-kit.js';
+
+export const TOOL_DEFINITION_KINDS = [
+  'MCPToolDefinition',
+  'FinishTool',
+  'ThinkTool',
+  'BrowserClickTool',
+  'BrowserCloseTabTool',
+  'BrowserGetContentTool',
+  'BrowserGetStateTool',
+  'BrowserGetStorageTool',
+  'BrowserGoBackTool',
+  'BrowserListTabsTool',
+  'BrowserNavigateTool',
+  'BrowserScrollTool',
+  'BrowserSetStorageTool',
+  'BrowserStartRecordingTool',
+  'BrowserStopRecordingTool',
+  'BrowserSwitchTabTool',
+  'BrowserToolSet',
+  'BrowserTypeTool',
+  'FileEditorTool',
+  'EditTool',
+  'ListDirectoryTool',
+  'ReadFileTool',
+  'WriteFileTool',
+  'GlobTool',
+  'GrepTool',
+  'PlanningFileEditorTool',
+  'TaskTrackerTool',
+  'TerminalTool',
+] as const;
+export type KnownToolDefinitionKind = (typeof TOOL_DEFINITION_KINDS)[number];
+export const TOOL_DEFINITION_KIND_SET: ReadonlySet<string> = new Set(TOOL_DEFINITION_KINDS);
+
+/** The SDK's tool annotations (`openhands.sdk.tool.tool.ToolAnnotations`), with the server's defaults. */
+export const ToolAnnotationsSchema = openObject({
+  title: optionalNullable(z.string()),
+  readOnlyHint: withDefault(z.boolean(), false),
+  destructiveHint: withDefault(z.boolean(), true),
+  idempotentHint: withDefault(z.boolean(), false),
+  openWorldHint: withDefault(z.boolean(), true),
+});
+export type ToolAnnotations = z.output<typeof ToolAnnotationsSchema>;
+
+/** MCP's own tool annotations (`mcp.types.ToolAnnotations`): every hint optional, no defaults. */
+export const MCPToolAnnotationsSchema = openObject({
+  title: optionalNullable(z.string()),
+  readOnlyHint: optionalNullable(z.boolean()),
+  destructiveHint: optionalNullable(z.boolean()),
+  idempotentHint: optionalNullable(z.boolean()),
+  openWorldHint: optionalNullable(z.boolean()),
+});
+
+export const MCPIconSchema = openObject({
+  src: z.string(),
+  mimeType: optionalNullable(z.string()),
+  sizes: optionalNullable(z.array(z.string())),
+});
+
+/** An MCP tool as the MCP server described it (`mcp.types.Tool`). */
+export const MCPToolSchema = openObject({
+  name: z.string(),
+  title: optionalNullable(z.string()),
+  description: optionalNullable(z.string()),
+  inputSchema: jsonObject(),
+  outputSchema: optionalNullable(jsonObject()),
+  icons: optionalNullable(z.array(MCPIconSchema)),
+  annotations: optionalNullable(MCPToolAnnotationsSchema),
+  _meta: optionalNullable(jsonObject()),
+});
+export type MCPTool = z.output<typeof MCPToolSchema>;
+
+export function buildToolSchemas() {
+  const base = {
+    description: z.string(),
+    /** The Action class name, e.g. "TerminalAction". */
+    action_type: z.string(),
+    observation_type: optionalNullable(z.string()),
+    annotations: optionalNullable(ToolAnnotationsSchema),
+    meta: optionalNullable(jsonObject()),
+    /** The LLM-facing tool name, e.g. "terminal". */
+    title: z.string(),
+  };
+  const kinded = <K extends KnownToolDefinitionKind, S extends z.core.$ZodLooseShape>(kind: K, shape: S) =>
+    openObject({ ...base, ...shape, kind: z.literal(kind) });
+  const plain = <K extends KnownToolDefinitionKind>(kind: K) => kinded(kind, {});
+
+  const variants = {
+    MCPToolDefinition: kinded('MCPToolDefinition', { mcp_tool: MCPToolSchema }),
+    FinishTool: plain('FinishTool'),
+    ThinkTool: plain('ThinkTool'),
+    BrowserClickTool: plain('BrowserClickTool'),
+    BrowserCloseTabTool: plain('BrowserCloseTabTool'),
+    BrowserGetContentTool: plain('BrowserGetContentTool'),
+    BrowserGetStateTool: plain('BrowserGetStateTool'),
+    BrowserGetStorageTool: plain('BrowserGetStorageTool'),
+    BrowserGoBackTool: plain('BrowserGoBackTool'),
+    BrowserListTabsTool: plain('BrowserListTabsTool'),
+    BrowserNavigateTool: plain('BrowserNavigateTool'),
+    BrowserScrollTool: plain('BrowserScrollTool'),
+    BrowserSetStorageTool: plain('BrowserSetStorageTool'),
+    BrowserStartRecordingTool: plain('BrowserStartRecordingTool'),
+    BrowserStopRecordingTool: plain('BrowserStopRecordingTool'),
+    BrowserSwitchTabTool: plain('BrowserSwitchTabTool'),
+    BrowserToolSet: plain('BrowserToolSet'),
+    BrowserTypeTool: plain('BrowserTypeTool'),
+    FileEditorTool: plain('FileEditorTool'),
+    EditTool: plain('EditTool'),
+    ListDirectoryTool: plain('ListDirectoryTool'),
+    ReadFileTool: plain('ReadFileTool'),
+    WriteFileTool: plain('WriteFileTool'),
+    GlobTool: plain('GlobTool'),
+    GrepTool: plain('GrepTool'),
+    PlanningFileEditorTool: plain('PlanningFileEditorTool'),
+    TaskTrackerTool: plain('TaskTrackerTool'),
+    TerminalTool: plain('TerminalTool'),
+  } satisfies { [K in KnownToolDefinitionKind]: z.ZodMiniObject };
+
+  const ToolDefinition = z.discriminatedUnion(
+    'kind',
+    Object.values(variants) as unknown as [
+      (typeof variants)[KnownToolDefinitionKind],
+      ...(typeof variants)[KnownToolDefinitionKind][],
+    ],
+  );
+  return { variants, ToolDefinition };
+}

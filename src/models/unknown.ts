@@ -1,0 +1,124 @@
+/**
+ * Typed unknown values: what lenient parsing returns for an object whose `kind` this SDK does not know (a newer
+ * server's `HookExecutionEvent`, a new tool's action, …) or whose `kind` is known but whose fields do not match
+ * (a newer server changed a field). The value keeps its `kind` and every field untouched; a non-enumerable brand
+ * (invisible to `JSON.stringify`) records why it is unknown and the validation issues, if any.
+ */
+import * as z from 'zod/mini';
+import type { ValidationIssue } from '../core/errors.js';
+import { PARSE_PARAMS } from './messages.js';
+
+const UNKNOWN_BRAND = Symbol.for('agent-platform-sdk.models.unknown');
+
+declare const unknownKindBrand: unique symbol;
+/** A `kind` string that is not one of the known kinds (branded so `switch (x.kind)` narrows known kinds only). */
+export type UnknownKind = string & { readonly [unknownKindBrand]: true };
+
+/** Why a value was parsed as unknown: its kind is not known, or its kind is known but its fields are invalid. */
+export interface UnknownInfo {
+  readonly reason: 'unknown-kind' | 'invalid';
+  /** For `invalid`: what did not match the known kind's schema. */
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** An object with a `kind` and any other fields, none of them checked. */
+export interface UnknownKinded {
+  readonly kind: UnknownKind;
+  readonly [field: string]: unknown;
+}
+
+/** An event of a kind this SDK does not know (or an invalid known one, lenient mode only). */
+export interface UnknownEvent extends UnknownKinded {
+  readonly id?: unknown;
+  readonly timestamp?: unknown;
+  readonly source?: unknown;
+}
+/** An action of a kind this SDK does not know (or an invalid known one, lenient mode only). */
+export type UnknownAction = UnknownKinded;
+/** An observation of a kind this SDK does not know (or an invalid known one, lenient mode only). */
+export type UnknownObservation = UnknownKinded;
+/** A tool definition of a kind this SDK does not know (or an invalid known one, lenient mode only). */
+export type UnknownToolDefinition = UnknownKinded;
+
+/** The plain-object check every parser uses. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True for an object that carries a string `kind`. */
+export function isKinded(value: unknown): value is { kind: string; [field: string]: unknown } {
+  return isRecord(value) && typeof value.kind === 'string';
+}
+
+/** Copies `value` (shallowly) and brands the copy as unknown. */
+export function makeUnknown(
+  value: Record<string, unknown>,
+  reason: UnknownInfo['reason'],
+  issues: readonly ValidationIssue[] = [],
+): UnknownKinded {
+  return brandUnknown({ ...value }, reason, issues);
+}
+
+/** Why `value` was parsed as unknown, or `undefined` when it was not branded by this SDK's parsers. */
+export function getUnknownInfo(value: unknown): UnknownInfo | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return (value as { [UNKNOWN_BRAND]?: UnknownInfo })[UNKNOWN_BRAND];
+}
+
+/** True when `value` is branded unknown, or carries a `kind` outside `known`. */
+export function isUnknownOf(value: unknown, known: ReadonlySet<string>): boolean {
+  if (!isKinded(value)) return false;
+  return getUnknownInfo(value) !== undefined || !known.has(value.kind);
+}
+
+/** Maps zod issues to the SDK's `ValidationIssue` (paths as strings and numbers). */
+export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
+  return issues.map((issue) => ({
+    path: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
+    message: issue.message,
+    code: issue.code,
+  }));
+}
+
+/** Lenient kind unions, and the known union behind each (read by the null-stripping plan). */
+export const DISPATCH_TARGETS = new WeakMap<object, z.ZodMiniType>();
+
+/**
+ * The lenient stand-in for a discriminated union on `kind`: known kinds are validated by `known`; any other object
+ * with a string `kind` (an unknown kind, or a known kind with invalid fields) becomes a branded unknown value
+ * keeping every field. Other values (not an object, no string `kind`) fail.
+ *
+ * A plain two-way union, so the known branch stays on zod's compiled fast path; the issues of an invalid known
+ * kind are worked out only on that (rare) path.
+ */
+export function lenientKindUnion<T extends z.ZodMiniType>(known: T, kinds: ReadonlySet<string>): T {
+  const fallback = z.pipe(
+    z.looseObject({ kind: z.string() }),
+    z.transform((value: { kind: string }) => {
+      if (!kinds.has(value.kind)) return brandUnknown(value, 'unknown-kind', []);
+      const result = known.safeParse(value, PARSE_PARAMS);
+      return brandUnknown(value, 'invalid', result.success ? [] : toValidationIssues(result.error.issues));
+    }),
+  );
+  const schema = z.union([known, fallback]);
+  DISPATCH_TARGETS.set(schema, known);
+  return schema as unknown as T;
+}
+
+function brandUnknown(
+  value: object,
+  reason: UnknownInfo['reason'],
+  issues: readonly ValidationIssue[],
+): UnknownKinded {
+  Object.defineProperty(value, UNKNOWN_BRAND, { value: { reason, issues }, enumerable: false });
+  return value as UnknownKinded;
+}
+
+/**
+ * zod 4's ahead-of-time compiler (`z.compile`, generated code via `new Function`) where allowed; it falls back to
+ * the runtime parser by itself when a schema or the environment (CSP, `z.config({ jitless: true })`) refuses it.
+ */
+export function compileSchema<T extends z.ZodMiniType>(schema: T): T {
+  if (z.config().jitless) return schema;
+  return z.compile(schema);
+}

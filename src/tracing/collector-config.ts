@@ -1,0 +1,79 @@
+/**
+ * Spec 6.3 rule 4: an OpenTelemetry Collector that keeps the bundled backend and adds others. Receiver otlp
+ * on 4317 (gRPC) and 4318 (HTTP), processor batch (5s, 512), one `otlphttp` exporter per backend. The YAML
+ * contains whatever header values it is given: prefer `${env:VAR}` references, which the Collector expands.
+ */
+import { type TraceTarget, targetSettings } from './redirect.js';
+import { toYaml, type YamlValue } from './yaml.js';
+
+export interface CollectorExporter {
+  /** Becomes `otlphttp/<name>`. */
+  name: string;
+  /** Full traces URL; a trailing `/v1/traces` is turned into the exporter's base `endpoint`. */
+  tracesUrl: string;
+  headers?: Record<string, string>;
+}
+
+export interface BundledBackend {
+  /** The bundled backend's HTTP base with its port, e.g. `TRACING_BASE_URL` plus `:` `TRACING_HTTP_PORT`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <key>`, as the platform's tracing SDK does. */
+  projectApiKey: string;
+}
+
+export interface CollectorConfigOptions {
+  exporters: Array<CollectorExporter | { name: string; target: TraceTarget }>;
+  /**
+   * The bundled backend. Default: references to the Collector's own `TRACING_BASE_URL`, `TRACING_HTTP_PORT` and
+   * `TRACING_PROJECT_API_KEY` variables (give it the runtime pod's values). `false` leaves it out.
+   */
+  bundled?: BundledBackend | false;
+}
+
+function exporter(url: string, headers: Record<string, string> = {}): YamlValue {
+  const cut = url.replace(/\/v1\/traces\/?$/, '');
+  return {
+    ...(cut === url ? { traces_endpoint: url } : { endpoint: cut }),
+    ...(Object.keys(headers).length ? { headers } : {}),
+  };
+}
+
+/** The Collector configuration as YAML. Throws on a duplicate name or a gRPC target. */
+export function collectorConfig(options: CollectorConfigOptions): string {
+  const exporters: Record<string, YamlValue> = {};
+  const add = (name: string, value: YamlValue) => {
+    const id = `otlphttp/${name}`;
+    if (id in exporters) throw new TypeError(`duplicate exporter name: ${name}`);
+    exporters[id] = value;
+  };
+  const { baseUrl, projectApiKey } = options.bundled || {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Collector env reference, not a template
+    baseUrl: '${env:TRACING_BASE_URL}:${env:TRACING_HTTP_PORT}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Collector env reference, not a template
+    projectApiKey: '${env:TRACING_PROJECT_API_KEY}',
+  };
+  if (options.bundled !== false)
+    add('bundled', exporter(`${baseUrl}/v1/traces`, { Authorization: `Bearer ${projectApiKey}` }));
+  for (const entry of options.exporters) {
+    if ('target' in entry) {
+      const settings = targetSettings(entry.target);
+      if (settings.protocol === 'grpc')
+        throw new TypeError(`exporter ${entry.name}: otlphttp needs an HTTP target`);
+      add(entry.name, exporter(settings.endpoint, settings.headers));
+    } else {
+      add(entry.name, exporter(entry.tracesUrl, entry.headers));
+    }
+  }
+  return toYaml({
+    receivers: {
+      otlp: { protocols: { grpc: { endpoint: '0.0.0.0:4317' }, http: { endpoint: '0.0.0.0:4318' } } },
+    },
+    processors: { batch: { timeout: '5s', send_batch_size: 512 } },
+    exporters,
+    service: {
+      pipelines: {
+        traces: { receivers: ['otlp'], processors: ['batch'], exporters: Object.keys(exporters) },
+      },
+    },
+  });
+}

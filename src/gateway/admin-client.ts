@@ -21,6 +21,11 @@ import {
 } from './schemas.js';
 import { gatewayDate } from './spend-dates.js';
 
+export interface ProbeOptions extends RequestOptions {
+  /** The body `user` field, as the platform sends it: recorded in the gateway's spend logs, not forwarded. */
+  user?: string;
+}
+
 export interface SpendLogQuery {
   /** Start of the window (UTC); a `Date` or `YYYY-MM-DD HH:MM:SS`. */
   startDate: Date | string;
@@ -133,14 +138,21 @@ export class GatewayAdminClient extends BaseClient {
    * A failure is the usual typed error; `diagnoseGatewayError(error)` says which gateway refused it and why
    * (spec 7). Costs one small upstream call.
    */
-  async probeModel(modelName: string, options: RequestOptions = {}): Promise<{ model: string | undefined }> {
+  async probeModel(modelName: string, options: ProbeOptions = {}): Promise<{ model: string | undefined }> {
     requireNonEmptyString(modelName, 'modelName');
+    const { user, ...callOptions } = options;
+    if (user !== undefined) requireNonEmptyString(user, 'user');
     const answer = await this.transport.request({
       method: 'POST',
       path: 'v1/chat/completions',
-      json: { model: modelName, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 },
+      json: {
+        model: modelName,
+        messages: [{ role: 'user', content: 'ping' }],
+        max_tokens: 1,
+        ...(user === undefined ? {} : { user }),
+      },
       retry: false,
-      ...options,
+      ...callOptions,
       decode: (input) => probeAnswerSchema.safeParse(input),
     });
     return { model: answer.model };

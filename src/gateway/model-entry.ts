@@ -116,6 +116,12 @@ export function explainGatewayModelEntry(input: GatewayModelEntryInput): {
       });
     }
     model = `${COMPAT_PREFIX}${provider}/${input.upstreamModel}`;
+    notes.push({
+      level: 'info',
+      code: 'compat-standard-calls-only',
+      message:
+        'an OpenAI-compatible gateway gets standard compatible calls; virtual-key headers, spend tracking and team/org metadata are preserved only with a same-kind gateway (spec 2.6)',
+    });
   }
 
   const base = checkApiBase(input.apiBase, kind, ['apiBase'], { allowPlainHttp: input.allowPlainHttp });

@@ -19,7 +19,7 @@ export function spendLogsMetadataHeader(metadata: JsonObject, field = 'spendLogs
 export function parseSpendLogsMetadataHeader(value: unknown, field = SPEND_LOGS_METADATA_HEADER): JsonObject {
   if (typeof value !== 'string') {
     throw new RequestValidationError(
-      `must be a JSON string, not ${Array.isArray(value) ? 'an array' : `a ${value === null ? 'null' : typeof value}`} (serialise it, e.g. with spendLogsMetadataHeader)`,
+      `must be a JSON string, not ${kindOf(value)} (serialise it, e.g. with spendLogsMetadataHeader)`,
       field,
     );
   }
@@ -31,4 +31,10 @@ export function parseSpendLogsMetadataHeader(value: unknown, field = SPEND_LOGS_
   }
   if (!isPlainObject(parsed)) throw new RequestValidationError('must be JSON text holding an object', field);
   return parsed as JsonObject;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'a nested object' : `a ${typeof value}`;
 }

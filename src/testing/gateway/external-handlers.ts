@@ -55,8 +55,14 @@ export function externalGatewayHandlers(options: ExternalGatewayHandlersOptions)
       });
     }),
   );
-  return [
-    ...completions,
-    http.all(`${base}/*`, () => HttpResponse.json({ detail: 'Not Found' }, { status: 404 })),
-  ];
+  const notFound = http.all(`${base}/*`, async ({ request }) => {
+    const body = (await jsonBody(request)) ?? {};
+    options.received?.push({
+      path: new URL(request.url).pathname,
+      headers: Object.fromEntries(request.headers),
+      body,
+    });
+    return HttpResponse.json({ detail: 'Not Found' }, { status: 404 });
+  });
+  return [...completions, notFound];
 }

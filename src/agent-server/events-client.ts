@@ -1,14 +1,35 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import type { RequestOptions } from '../core/options.js';
-import { encodePath } from '../core/transport.js';
-import { requireNonEmptyString, requireUuid } from '../core/validate.js';
+import { isAPIError, isResponseValidationError, RequestValidationError } from '../core/errors.js';
+import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
+import { encodePath, type QueryValue } from '../core/transport.js';
+import { describe, requireNonEmptyString, requireUuid } from '../core/validate.js';
 import { type Event, safeParseEvent } from '../models/index.js';
+import { decodeCount, decodeEventPage, decodeSuccess } from './event-page.js';
+import { type EventFilter, type EventSearchQuery, eventFilterToQuery, eventSearchToQuery } from './event-query.js';
+import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
 import type { AgentServerClientOptions } from './options.js';
+import { type Page, PagedIterable } from './paginate.js';
+import { type ServerInfo, ServerInfoCache, ServerInfoSchema } from './server-info.js';
+import { Subscription } from './subscription.js';
+import type { SubscribeOptions } from './subscription-types.js';
+import { type AgentServerFeature, assertFeatureSupported } from './version-gate.js';
 
-/** Events of agent-server conversations (spec 4.1; notes §1.2). */
+/** `POST /events/respond_to_confirmation` (OpenAPI ConfirmationResponseRequest). */
+export interface ConfirmationResponse {
+  /** true runs the pending actions; false rejects them (a UserRejectObservation each). */
+  accept: boolean;
+  /** Why they were rejected; the server's default is "User rejected the action.". */
+  reason?: string;
+}
+
+/** Events of agent-server conversations (spec 4.1; notes §1.2), live or paged. */
 export class EventsClient extends BaseClient {
+  readonly #secrets: SecretRegistry;
+  readonly #sessionApiKey: Credential | undefined;
+  readonly #serverInfo: ServerInfoCache;
+
   constructor(options: AgentServerClientOptions) {
     const secrets = new SecretRegistry();
     super(
@@ -18,6 +39,11 @@ export class EventsClient extends BaseClient {
         authHeaders: headerAuth(options.sessionApiKey, 'X-Session-API-Key', secrets),
       },
       { sessionApiKey: options.sessionApiKey },
+    );
+    this.#secrets = secrets;
+    this.#sessionApiKey = options.sessionApiKey;
+    this.#serverInfo = new ServerInfoCache(() =>
+      this.transport.request({ method: 'GET', path: 'server_info', decode: (input) => ServerInfoSchema.safeParse(input) }),
     );
   }
 
@@ -38,5 +64,151 @@ export class EventsClient extends BaseClient {
       isPermanent: (status, body) => status === 500 && isUnknownEventIdBody(body),
       mapError: (error) => (isUnknownEventIdBody(error.body) ? eventNotFound(error) : error),
     });
+  }
+
+  /**
+   * Every event matching `query`, across pages (`GET …/events/search`), fetched lazily:
+   * `for await (const event of events.search(id, { kind: 'ActionEvent' }))`. `.pages()` iterates the pages.
+   * `kind` takes the short kind names (translated to the module paths the server needs, notes §1.2.1) and
+   * `limit` (the page size) is clamped to 1..100. Bad input throws RequestValidationError right away.
+   */
+  search(conversationId: string, query: EventSearchQuery = {}, options: RequestOptions = {}): PagedIterable<Event> {
+    requireUuid(conversationId, 'conversationId');
+    return this.#search(conversationId, eventSearchToQuery(query), options);
+  }
+
+  /** The pages of `search` (each `{items, nextPageId}`), for page-at-a-time UIs. */
+  pages(conversationId: string, query: EventSearchQuery = {}, options: RequestOptions = {}): AsyncIterable<Page<Event>> {
+    return this.search(conversationId, query, options).pages();
+  }
+
+  /** How many events match `filter` (`GET …/events/count`). */
+  async count(conversationId: string, filter: EventFilter = {}, options: RequestOptions = {}): Promise<number> {
+    requireUuid(conversationId, 'conversationId');
+    const query = eventFilterToQuery(filter, 'filter');
+    return this.transport.request({
+      method: 'GET',
+      path: encodePath('api', 'conversations', conversationId, 'events', 'count'),
+      query,
+      ...options,
+      decode: decodeCount,
+    });
+  }
+
+  /**
+   * Sends a message to the conversation (`POST …/events`). With `run: true` the agent loop starts if it is not
+   * running (notes §1.2). Not retried: a repeated POST would send the message twice.
+   */
+  async send(conversationId: string, message: MessageInput, options: RequestOptions = {}): Promise<void> {
+    requireUuid(conversationId, 'conversationId');
+    const json = toWireMessage(message);
+    await this.transport.request({
+      method: 'POST',
+      path: encodePath('api', 'conversations', conversationId, 'events'),
+      json: { run: false, ...json },
+      ...options,
+      decode: decodeSuccess,
+    });
+  }
+
+  /**
+   * Accepts or rejects the actions waiting for confirmation (`POST …/events/respond_to_confirmation`).
+   * Accepting runs them; rejecting answers each with a UserRejectObservation (notes §1.2).
+   */
+  async respondToConfirmation(
+    conversationId: string,
+    response: ConfirmationResponse,
+    options: RequestOptions = {},
+  ): Promise<void> {
+    requireUuid(conversationId, 'conversationId');
+    if (typeof response !== 'object' || response === null || typeof response.accept !== 'boolean') {
+      throw new RequestValidationError(`must be a boolean, got ${describe(response?.accept)}`, 'response.accept');
+    }
+    if (response.reason !== undefined && typeof response.reason !== 'string') {
+      throw new RequestValidationError(`must be a string, got ${describe(response.reason)}`, 'response.reason');
+    }
+    await this.transport.request({
+      method: 'POST',
+      path: encodePath('api', 'conversations', conversationId, 'events', 'respond_to_confirmation'),
+      json: response.reason === undefined ? { accept: response.accept } : { accept: response.accept, reason: response.reason },
+      ...options,
+      decode: decodeSuccess,
+    });
+  }
+
+  /**
+   * Follows the conversation live over `/sockets/events/{id}` (see `Subscription`): every event exactly once
+   * and in order across reconnects, or a typed error saying why not. Returns at once; the connection opens in
+   * the background (`await subscription.ready` for the first state snapshot).
+   */
+  subscribe(conversationId: string, options: SubscribeOptions = {}): Subscription {
+    requireUuid(conversationId, 'conversationId');
+    return new Subscription(
+      {
+        baseUrl: this.baseUrl,
+        conversationId,
+        logger: this.transport.logger,
+        secrets: this.#secrets.list,
+        serverVersion: async (signal) => {
+          try {
+            return (await this.serverInfo({ signal })).version;
+          } catch (error) {
+            // An answer that is not server info (a proxy's 404, …) means "version unknown": use what every
+            // version accepts. No answer at all means the server is down: the attempt fails and is retried.
+            if (isAPIError(error) || isResponseValidationError(error)) return undefined;
+            throw error;
+          }
+        },
+        sessionApiKey: async () => {
+          const key = await resolveCredential(this.#sessionApiKey);
+          this.#secrets.add(key);
+          return key || undefined;
+        },
+        backfill: (since, signal) =>
+          this.#search(
+            conversationId,
+            { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100 },
+            { signal },
+          ).pages(),
+        probe: async (signal) => {
+          await this.transport.request({
+            method: 'GET',
+            path: encodePath('api', 'conversations', conversationId),
+            signal,
+            retry: false,
+            responseType: 'none',
+          });
+        },
+      },
+      options,
+    );
+  }
+
+  /** `GET /server_info` (notes §6), fetched once per client and cached; `refresh: true` fetches again. */
+  serverInfo(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<ServerInfo> {
+    return this.#serverInfo.get(options);
+  }
+
+  /**
+   * Throws `AgentServerVersionError` (code `AGENT_SERVER_VERSION_TOO_OLD`) unless the server's version is at
+   * least the feature's minimum; an unparseable or missing version counts as too old (notes §6).
+   */
+  async requireFeature(feature: AgentServerFeature, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const info = await this.serverInfo(options);
+    assertFeatureSupported(info.version, feature);
+  }
+
+  #search(conversationId: string, query: Record<string, QueryValue>, options: RequestOptions): PagedIterable<Event> {
+    return new PagedIterable<Event>(
+      (pageId) =>
+        this.transport.request({
+          method: 'GET',
+          path: encodePath('api', 'conversations', conversationId, 'events', 'search'),
+          query: { ...query, page_id: pageId },
+          ...options,
+          decode: decodeEventPage,
+        }),
+      { idOf: (event) => (typeof event.id === 'string' ? event.id : undefined) },
+    );
   }
 }

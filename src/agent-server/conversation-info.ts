@@ -1,0 +1,69 @@
+import * as z from 'zod';
+import type { Decoder } from '../core/transport.js';
+import { isResponseValidationError } from '../core/errors.js';
+import { type ConversationState, parseConversationState } from '../models/index.js';
+import type { Page } from './paginate.js';
+
+/**
+ * OpenAPI `ConversationInfo`: the ConversationState fields (notes §3.8) plus `title`, `metrics` and the
+ * UTC `created_at`/`updated_at` (notes §1.3). Unknown fields of newer servers are kept.
+ */
+export type ConversationInfo = ConversationState & {
+  title?: string | null;
+  metrics?: Record<string, unknown> | null;
+  created_at?: string;
+  updated_at?: string;
+};
+
+/** The fields ConversationInfo adds to ConversationState. */
+const InfoFieldsSchema = z.object({
+  title: z.string().nullish(),
+  metrics: z.record(z.string(), z.unknown()).nullish(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+});
+
+/** The state fields through the event model's schema (lenient: `null` counts as absent), then the extras. */
+export const decodeConversationInfo: Decoder<ConversationInfo> = (input) => {
+  let state: ConversationState;
+  try {
+    state = parseConversationState(input, { mode: 'lenient' });
+  } catch (error) {
+    if (isResponseValidationError(error)) return { success: false, error };
+    throw error;
+  }
+  const extra = InfoFieldsSchema.safeParse(input);
+  if (!extra.success) return extra;
+  return { success: true, data: { ...state, ...definedOnly(extra.data) } };
+};
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
+
+/** OpenAPI `ConversationPage {items: ConversationInfo[], next_page_id}`. */
+export const decodeConversationPage: Decoder<Page<ConversationInfo>> = (input) => {
+  const record = input as { items?: unknown; next_page_id?: unknown } | null;
+  if (typeof record !== 'object' || record === null || !Array.isArray(record.items)) {
+    return { success: false, error: { issues: [{ path: ['items'], message: 'expected an array' }] } };
+  }
+  const next = record.next_page_id;
+  if (next !== undefined && next !== null && typeof next !== 'string') {
+    return { success: false, error: { issues: [{ path: ['next_page_id'], message: 'expected a string or null' }] } };
+  }
+  const items: ConversationInfo[] = [];
+  for (const [index, item] of record.items.entries()) {
+    const result = decodeConversationInfo(item);
+    if (!result.success) {
+      const issues = result.error.issues.map((issue) => ({ ...issue, path: ['items', index, ...issue.path] }));
+      return { success: false, error: { issues } };
+    }
+    items.push(result.data);
+  }
+  return { success: true, data: { items, nextPageId: typeof next === 'string' ? next : null } };
+};
+
+/** notes §1.3: the conversation search's `next_page_id` is the 32-hex form of the id. */
+export function comparableConversationId(id: string): string {
+  return id.replaceAll('-', '').toLowerCase();
+}

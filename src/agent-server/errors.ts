@@ -1,0 +1,120 @@
+import { AgentPlatformError, brandErrorClass, errorGuard } from '../core/errors.js';
+
+/** notes §6: the code the platform's own clients use for a feature the backend is too old for. */
+export const AGENT_SERVER_VERSION_TOO_OLD = 'AGENT_SERVER_VERSION_TOO_OLD';
+
+export interface AgentServerVersionErrorInit {
+  feature: string;
+  displayName: string;
+  requiredVersion: string;
+  actualVersion: string;
+}
+
+/**
+ * spec 7 and 9: a feature with a declared minimum agent-server version was used against an older (or
+ * unparseable) version. Thrown before the feature's request is sent. Same fields and message as the
+ * platform's TypeScript client (notes §6), so code written for one recognises the other.
+ */
+export class AgentServerVersionError extends AgentPlatformError {
+  override readonly code = AGENT_SERVER_VERSION_TOO_OLD;
+  readonly feature: string;
+  readonly displayName: string;
+  readonly requiredVersion: string;
+  readonly actualVersion: string;
+  constructor(init: AgentServerVersionErrorInit) {
+    super(
+      `${init.displayName} requires agent-server ${init.requiredVersion} or newer; this backend is running ${init.actualVersion}. Please upgrade your agent-server backend.`,
+    );
+    this.feature = init.feature;
+    this.displayName = init.displayName;
+    this.requiredVersion = init.requiredVersion;
+    this.actualVersion = init.actualVersion;
+  }
+}
+brandErrorClass(AgentServerVersionError, 'AgentServerVersionError');
+
+const isBrandedVersionError = errorGuard<AgentServerVersionError>('AgentServerVersionError');
+
+/**
+ * True for an `AgentServerVersionError` from any copy of this package, and (notes §6, parity with the
+ * platform's clients) for any object whose `code` is `AGENT_SERVER_VERSION_TOO_OLD`.
+ */
+export function isAgentServerVersionError(value: unknown): value is AgentServerVersionError {
+  if (isBrandedVersionError(value)) return true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { code?: unknown }).code === AGENT_SERVER_VERSION_TOO_OLD
+  );
+}
+
+export interface SubscriptionErrorInit {
+  /** The websocket close code, when the server closed the socket. */
+  closeCode?: number | undefined;
+  /** The websocket close reason, when the server gave one. */
+  closeReason?: string | undefined;
+  cause?: unknown;
+}
+
+/** A subscription ended for a reason other than `close()`, `break` or an abort. */
+export class SubscriptionError extends AgentPlatformError {
+  readonly closeCode: number | undefined;
+  readonly closeReason: string | undefined;
+  constructor(message: string, init: SubscriptionErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.closeCode = init.closeCode;
+    this.closeReason = init.closeReason;
+  }
+}
+brandErrorClass(SubscriptionError, 'SubscriptionError');
+
+/**
+ * notes §2.2: the server refused the session key, by close code 4001 (first-message auth) or by refusing
+ * the handshake (HTTP 403 before accept; browsers only see close 1006, so the SDK asks the REST API, which
+ * answers 401 for the same key). Fatal: the subscription does not reconnect.
+ */
+export class SubscriptionAuthenticationError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_AUTHENTICATION_FAILED';
+}
+brandErrorClass(SubscriptionAuthenticationError, 'SubscriptionAuthenticationError');
+
+/** notes §2.1: close code 4004, the conversation does not exist (or the REST API says 404). Fatal. */
+export class SubscriptionNotFoundError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_CONVERSATION_NOT_FOUND';
+}
+brandErrorClass(SubscriptionNotFoundError, 'SubscriptionNotFoundError');
+
+/** The iterator's buffer reached `maxBufferedEvents` with `onOverflow: 'error'`. */
+export class SubscriptionOverflowError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_BUFFER_OVERFLOW';
+}
+brandErrorClass(SubscriptionOverflowError, 'SubscriptionOverflowError');
+
+/** `reconnect.maxAttempts` consecutive attempts failed; `cause` is the last failure. */
+export class SubscriptionConnectionError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_CONNECTION_FAILED';
+}
+brandErrorClass(SubscriptionConnectionError, 'SubscriptionConnectionError');
+
+/** `waitUntil` ran out of time before the conversation reached one of the awaited statuses. */
+export class WaitTimeoutError extends AgentPlatformError {
+  override readonly code = 'WAIT_TIMEOUT';
+  /** The last execution status seen, if any. */
+  readonly lastStatus: string | undefined;
+  constructor(message: string, lastStatus: string | undefined) {
+    super(message);
+    this.lastStatus = lastStatus;
+  }
+}
+brandErrorClass(WaitTimeoutError, 'WaitTimeoutError');
+
+export const isSubscriptionError = errorGuard<SubscriptionError>('SubscriptionError');
+export const isSubscriptionAuthenticationError = errorGuard<SubscriptionAuthenticationError>(
+  'SubscriptionAuthenticationError',
+);
+export const isSubscriptionNotFoundError = errorGuard<SubscriptionNotFoundError>('SubscriptionNotFoundError');
+export const isSubscriptionOverflowError = errorGuard<SubscriptionOverflowError>('SubscriptionOverflowError');
+export const isSubscriptionConnectionError = errorGuard<SubscriptionConnectionError>(
+  'SubscriptionConnectionError',
+);
+export const isWaitTimeoutError = errorGuard<WaitTimeoutError>('WaitTimeoutError');

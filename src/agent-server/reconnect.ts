@@ -1,0 +1,38 @@
+/** When and how fast a subscription reconnects. */
+export interface ReconnectOptions {
+  /** First delay in milliseconds; doubles per failed attempt. Default 500. */
+  initialDelay?: number;
+  /** Longest delay in milliseconds. Default 30 000 (notes §2.3: what the official clients cap at). */
+  maxDelay?: number;
+  /**
+   * First delay after close code 1013 (notes §2.2: too many connections for this conversation, or a
+   * credential binding to activate): the server asks to come back later, so back off longer. Default 5 000.
+   */
+  overloadedDelay?: number;
+  /** Consecutive failed attempts before the subscription gives up. Default: never gives up. */
+  maxAttempts?: number;
+}
+
+export const RECONNECT_DEFAULTS: Required<ReconnectOptions> = {
+  initialDelay: 500,
+  maxDelay: 30_000,
+  overloadedDelay: 5_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
+
+/**
+ * Exponential backoff with jitter for attempt `attempt` (1-based): a random delay between half and all of
+ * `min(cap, start × 2^(attempt-1))`, so many clients dropped together do not come back together, and a delay
+ * is never near zero. After a 1013 the start is `overloadedDelay` and the cap at least that.
+ */
+export function backoffDelay(
+  attempt: number,
+  options: Required<ReconnectOptions>,
+  overloaded: boolean,
+  random: () => number = Math.random,
+): number {
+  const start = overloaded ? options.overloadedDelay : options.initialDelay;
+  const cap = overloaded ? Math.max(options.maxDelay, options.overloadedDelay) : options.maxDelay;
+  const base = Math.min(cap, start * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base / 2 + (random() * base) / 2);
+}

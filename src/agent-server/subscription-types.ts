@@ -1,0 +1,98 @@
+import type { ConversationStateMirror, Event, KnownEventKind, KnownEventMap } from '../models/index.js';
+import type { ResumePosition } from './delivery-ledger.js';
+import type { ReconnectOptions } from './reconnect.js';
+import type { WebSocketConstructor } from './web-socket.js';
+import type { WebSocketAuthMode } from './ws-auth.js';
+
+export interface SubscribeOptions {
+  /** Closes the subscription; the iterator then throws `APIUserAbortError`. */
+  signal?: AbortSignal;
+  /**
+   * After a reconnect, deliver what was missed while disconnected (default true): the server resends from the
+   * last delivered timestamp and a REST read fixes the order. With `false` a reconnect continues live only and
+   * events published while disconnected are not delivered.
+   */
+  resume?: boolean;
+  /**
+   * Start from this point of the history instead of live: a server timestamp (events at that timestamp or
+   * later, notes §2.2's `since` semantics) or a `subscription.position` saved earlier (continues exactly).
+   */
+  after?: string | ResumePosition;
+  /** Deliver the whole conversation history first, then live events. Ignored when `after` is given. */
+  history?: boolean;
+  /** How to authenticate the socket; default `auto` (chosen from `serverInfo()`). */
+  auth?: WebSocketAuthMode;
+  /** The `WebSocket` constructor; default the runtime's built-in one (browsers, Node 22+). */
+  WebSocket?: WebSocketConstructor;
+  reconnect?: ReconnectOptions;
+  /**
+   * Most events a `for await` loop may have waiting (default 1000). See `onOverflow` for what happens when
+   * the consumer falls that far behind. Listeners (`on('event')`) are called synchronously and never buffered.
+   */
+  maxBufferedEvents?: number;
+  /**
+   * When a `for await` loop has `maxBufferedEvents` waiting:
+   * - `pause` (default): the socket is closed and nothing more is read; once the loop has worked the buffer
+   *   down to half, the subscription reconnects and resumes where the buffer ends. Persisted events are not
+   *   lost (the server resends them); `full_state` snapshots missed meanwhile are replaced by the fresh one
+   *   every connection starts with. Needs `resume` (with `resume: false` it behaves as `error`).
+   * - `error`: the subscription ends with `SubscriptionOverflowError`.
+   */
+  onOverflow?: 'pause' | 'error';
+  /** Milliseconds from the socket's open to the first `full_state` before the attempt counts as failed. Default 30 000 (notes §2.3). */
+  readyTimeout?: number;
+  /** How many delivered event ids are remembered to drop duplicates (default 10 000). */
+  dedupeWindow?: number;
+}
+
+/** `open`: a connection is ready and caught up; events from here on are live. */
+export interface OpenInfo {
+  /** 1 for the first connection, then counts every connection that got ready. */
+  connection: number;
+  /** True when this connection resumed after a disconnect. */
+  resumed: boolean;
+  /** The auth method used. */
+  auth: 'first-message' | 'header' | 'query' | 'none';
+  /** The server's version, when `/server_info` gave one. */
+  serverVersion: string | undefined;
+}
+
+export type ReconnectReason =
+  | 'closed'
+  | 'overloaded'
+  | 'error'
+  | 'ready-timeout'
+  | 'sync-failed'
+  | 'sync-overflow'
+  | 'slow-consumer';
+
+/** `reconnecting`: the connection was lost (or dropped on purpose); another attempt follows. */
+export interface ReconnectInfo {
+  reason: ReconnectReason;
+  /** Consecutive failed attempts so far (0 for a `slow-consumer` pause). */
+  attempt: number;
+  /** Milliseconds until the next attempt; `undefined` while waiting for a slow consumer. */
+  delay: number | undefined;
+  closeCode?: number;
+  closeReason?: string;
+  error?: unknown;
+}
+
+/** `close`: the subscription ended; no more events. */
+export interface CloseInfo {
+  reason: 'closed' | 'aborted' | 'error';
+  /** Set when `reason` is `error`. */
+  error?: Error;
+}
+
+/** The subscription's emitter events: the lifecycle, `event` for every event and one per event kind. */
+export type SubscriptionEventMap = { [K in KnownEventKind]: [event: KnownEventMap[K]] } & {
+  event: [event: Event];
+  state: [state: ConversationStateMirror];
+  open: [info: OpenInfo];
+  reconnecting: [info: ReconnectInfo];
+  close: [info: CloseInfo];
+  error: [error: Error];
+};
+
+export type SubscriptionPhase = 'connecting' | 'syncing' | 'live' | 'waiting' | 'paused' | 'closed';

@@ -1,0 +1,683 @@
+import { EventEmitter } from 'eventemitter3';
+import {
+  APIUserAbortError,
+  isAuthenticationError,
+  isNotFoundError,
+  isPermissionDeniedError,
+  isRequestValidationError,
+  RequestValidationError,
+} from '../core/errors.js';
+import type { SafeLogger } from '../core/logger.js';
+import { redactUrl } from '../core/redact.js';
+import {
+  applyStateUpdate,
+  type ConversationStateMirror,
+  type Event,
+  FULL_STATE_KEY,
+  isConversationStateUpdateEvent,
+  type KnownEventMap,
+  safeParseEvent,
+} from '../models/index.js';
+import { DeliveryLedger, type ResumePosition } from './delivery-ledger.js';
+import {
+  isAgentServerVersionError,
+  SubscriptionAuthenticationError,
+  SubscriptionConnectionError,
+  SubscriptionError,
+  SubscriptionNotFoundError,
+  SubscriptionOverflowError,
+} from './errors.js';
+import { EventQueue } from './event-buffer.js';
+import { type MessageInput, toWireMessage } from './message-input.js';
+import type { Page } from './paginate.js';
+import { backoffDelay, RECONNECT_DEFAULTS, type ReconnectOptions } from './reconnect.js';
+import type {
+  CloseInfo,
+  ReconnectInfo,
+  SubscribeOptions,
+  SubscriptionEventMap,
+  SubscriptionPhase,
+} from './subscription-types.js';
+import {
+  builtInWebSocket,
+  type CloseEventLike,
+  frameText,
+  type MessageEventLike,
+  runtimeSendsHeaders,
+  WS_CONNECTING,
+  WS_OPEN,
+  type WebSocketLike,
+} from './web-socket.js';
+import { authFrame, eventsSocketUrl, type ResolvedAuth, resendQuery, resolveAuth } from './ws-auth.js';
+
+/** What a subscription needs from its client. */
+export interface SubscriptionContext {
+  baseUrl: string;
+  conversationId: string;
+  logger: SafeLogger;
+  secrets: () => readonly string[];
+  /** The server's version; `undefined` when `/server_info` gave none. Throws when the server is unreachable. */
+  serverVersion(signal: AbortSignal): Promise<string | undefined>;
+  sessionApiKey(): Promise<string | undefined>;
+  /** Persisted events with timestamp ≥ `since` (all when undefined), oldest first. */
+  backfill(since: string | undefined, signal: AbortSignal): AsyncIterable<Page<Event>>;
+  /** A cheap authenticated REST read of the conversation: throws the typed API error the server answers. */
+  probe(signal: AbortSignal): Promise<void>;
+}
+
+/** One socket and what belongs to it; a closed or replaced connection's callbacks are ignored. */
+interface Connection {
+  readonly number: number;
+  readonly abort: AbortController;
+  socket: WebSocketLike | undefined;
+  auth: ResolvedAuth;
+  version: string | undefined;
+  opened: boolean;
+  ready: boolean;
+  live: boolean;
+  /** Socket frames that arrived before the catch-up finished. */
+  pending: Event[];
+  readyTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Where this connection resumes from, and whether the history from there is read over REST. */
+  floor: ResumePosition | undefined;
+  backfill: boolean;
+}
+
+const NORMAL_CLOSURE = 1000;
+const AUTH_FAILED = 4001;
+const NOT_FOUND = 4004;
+const TRY_AGAIN_LATER = 1013;
+
+/**
+ * A live event stream of one conversation (`EventsClient.subscribe`): an `AsyncIterable<Event>` (a `break`
+ * closes it) and a typed emitter (`event`, one event per kind, `state`, `open`, `reconnecting`, `close`,
+ * `error`).
+ *
+ * Delivery contract: every persisted event exactly once, in the server's order, across reconnects. Each
+ * connection goes through: open → auth → the first `full_state` snapshot (ready, notes §2.1) → catch-up (the
+ * persisted events since the last delivered one, read over REST oldest first; socket frames meanwhile are held
+ * back) → live. The server interleaves its resend with live events and never says when the resend is over
+ * (notes §2.1), so the REST read is what makes the order exact; the resend it is also asked for (`since` on
+ * ≥ 1.15.0, `resend_all` before) is deduplicated by id. `full_state` snapshots only update `state`.
+ */
+export class Subscription extends EventEmitter<SubscriptionEventMap> implements AsyncIterable<Event> {
+  /** Resolves with the state snapshot when the first connection is ready; rejects if the subscription ends first. */
+  readonly ready: Promise<ConversationStateMirror>;
+
+  readonly #ctx: SubscriptionContext;
+  readonly #options: SubscribeOptions;
+  readonly #reconnect: Required<ReconnectOptions>;
+  readonly #maxBuffered: number;
+  readonly #readyTimeout: number;
+  readonly #resume: boolean;
+  readonly #ledger: DeliveryLedger;
+  readonly #queues = new Set<EventQueue<Event>>();
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort = () => this.#finish('aborted', new APIUserAbortError('The subscription was aborted'));
+
+  #phase: SubscriptionPhase = 'connecting';
+  #conn: Connection | undefined;
+  #connections = 0;
+  #readyConnections = 0;
+  #attempt = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #state: ConversationStateMirror | undefined;
+  #stateTimestamp: string | undefined;
+  /** Server time of the first snapshot: where a live-only subscription resumes if nothing was delivered yet. */
+  #baseline: ResumePosition | undefined;
+  #drainWaiters: (() => void)[] = [];
+  #readyWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  #resolveReady!: (state: ConversationStateMirror) => void;
+  #rejectReady!: (error: unknown) => void;
+  #endError: Error | undefined;
+
+  constructor(ctx: SubscriptionContext, options: SubscribeOptions = {}) {
+    super();
+    validateOptions(options);
+    this.#ctx = ctx;
+    this.#options = options;
+    this.#reconnect = { ...RECONNECT_DEFAULTS, ...definedOnly(options.reconnect) };
+    this.#maxBuffered = options.maxBufferedEvents ?? 1000;
+    this.#readyTimeout = options.readyTimeout ?? 30_000;
+    this.#resume = options.resume ?? true;
+    this.#ledger = new DeliveryLedger(options.dedupeWindow ?? 10_000);
+    this.ready = new Promise<ConversationStateMirror>((resolve, reject) => {
+      this.#resolveReady = resolve;
+      this.#rejectReady = reject;
+    });
+    // Nobody has to await `ready`; its rejection must not be reported as unhandled.
+    this.ready.catch(() => undefined);
+    this.#signal = options.signal;
+    if (this.#signal?.aborted) {
+      queueMicrotask(this.#onAbort);
+      return;
+    }
+    this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
+    void this.#connect();
+  }
+
+  /** The live ConversationState mirror: the last `full_state` with the per-key updates delivered since. */
+  get state(): ConversationStateMirror | undefined {
+    return this.#state;
+  }
+
+  /** Where delivery stands; pass it as `after` to a later `subscribe` to continue exactly from here. */
+  get position(): ResumePosition | undefined {
+    return this.#ledger.position();
+  }
+
+  get phase(): SubscriptionPhase {
+    return this.#phase;
+  }
+
+  get closed(): boolean {
+    return this.#phase === 'closed';
+  }
+
+  /**
+   * Sends a message over the socket (notes §2.1: the server always starts the agent loop for it). Waits for a
+   * ready connection. Rejects when the subscription ends first; a message handed to a socket that then drops
+   * is lost, so use `EventsClient.send` when it must arrive.
+   */
+  async send(message: MessageInput, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const { role, content } = toWireMessage(message);
+    const socket = await this.#readySocket(options.signal);
+    socket.send(JSON.stringify({ role, content }));
+  }
+
+  /** Ends the subscription: closes the socket and cancels every timer and request. */
+  close(): void {
+    this.#finish('closed', undefined);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Event> {
+    const queue = new EventQueue<Event>(() => this.#onTake());
+    if (this.#phase === 'closed') queue.end(this.#endError);
+    else this.#queues.add(queue);
+    return {
+      next: () => queue.next(),
+      return: async () => {
+        this.#queues.delete(queue);
+        queue.clear();
+        this.close();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+
+  // ---- connecting -------------------------------------------------------------------------------------
+
+  async #connect(): Promise<void> {
+    if (this.#phase === 'closed') return;
+    this.#phase = 'connecting';
+    this.#connections += 1;
+    const start = this.#startPoint();
+    const conn: Connection = {
+      number: this.#connections,
+      abort: new AbortController(),
+      socket: undefined,
+      auth: 'none',
+      version: undefined,
+      opened: false,
+      ready: false,
+      live: false,
+      pending: [],
+      readyTimer: undefined,
+      floor: start.floor,
+      backfill: start.backfill,
+    };
+    this.#conn = conn;
+    let url: string;
+    let key: string | undefined;
+    try {
+      conn.version = await this.#ctx.serverVersion(conn.abort.signal);
+      if (this.#isStale(conn)) return;
+      key = await this.#ctx.sessionApiKey();
+      if (this.#isStale(conn)) return;
+      conn.auth = resolveAuth(this.#options.auth ?? 'auto', conn.version, key !== undefined, this.#sendsHeaders());
+      const resend = conn.floor && conn.backfill ? { since: conn.floor.timestamp } : ('none' as const);
+      url = eventsSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, {
+        ...resendQuery(resend, conn.version),
+        ...(conn.auth === 'query' && key !== undefined ? { session_api_key: key } : {}),
+      });
+    } catch (error) {
+      if (this.#isStale(conn)) return;
+      if (isAgentServerVersionError(error) || isRequestValidationError(error)) {
+        this.#fail(error as Error);
+      } else {
+        this.#retry(conn, { reason: 'error', error });
+      }
+      return;
+    }
+    const WebSocketImpl = this.#options.WebSocket ?? builtInWebSocket();
+    if (!WebSocketImpl) {
+      this.#fail(
+        new RequestValidationError(
+          'this runtime has no built-in WebSocket (Node 22+ and browsers have one); pass one as the WebSocket option',
+          'WebSocket',
+        ),
+      );
+      return;
+    }
+    this.#ctx.logger.debug(`subscribing: ${redactUrl(url, this.#ctx.secrets())} (auth: ${conn.auth})`);
+    const construct = WebSocketImpl as unknown as new (url: string, options?: unknown) => WebSocketLike;
+    let socket: WebSocketLike;
+    try {
+      socket =
+        conn.auth === 'header' && key !== undefined
+          ? new construct(url, { headers: { 'X-Session-API-Key': key } })
+          : new construct(url);
+    } catch (error) {
+      this.#fail(new SubscriptionError('Could not create the WebSocket', { cause: error }));
+      return;
+    }
+    conn.socket = socket;
+    socket.addEventListener('open', () => this.#onOpen(conn, key));
+    socket.addEventListener('message', (event: MessageEventLike) => this.#onFrame(conn, event.data));
+    socket.addEventListener('close', (event: CloseEventLike) => this.#onClose(conn, event.code, event.reason));
+    // A failure is always followed by `close`, which decides; the listener keeps `ws` from throwing.
+    socket.addEventListener('error', () => undefined);
+  }
+
+  /** Where the next connection starts: the caller's `after`/`history` first, then where delivery stands. */
+  #startPoint(): { floor: ResumePosition | undefined; backfill: boolean } {
+    const { after, history } = this.#options;
+    const initial =
+      after !== undefined
+        ? { floor: typeof after === 'string' ? { timestamp: after, eventIds: [] } : after, backfill: true }
+        : { floor: undefined, backfill: history === true };
+    if (this.#connections === 0) return initial;
+    if (!this.#resume) return { floor: undefined, backfill: false };
+    const floor = this.#ledger.position() ?? initial.floor ?? this.#baseline;
+    return { floor, backfill: floor !== undefined || initial.backfill };
+  }
+
+  #sendsHeaders(): boolean {
+    return this.#options.WebSocket !== undefined || runtimeSendsHeaders();
+  }
+
+  #onOpen(conn: Connection, key: string | undefined): void {
+    if (this.#isStale(conn)) return;
+    conn.opened = true;
+    if (conn.auth === 'first-message' && key !== undefined) conn.socket?.send(authFrame(key));
+    conn.readyTimer = setTimeout(() => {
+      conn.readyTimer = undefined;
+      if (!this.#isStale(conn) && !conn.ready) this.#abandon(conn, { reason: 'ready-timeout' });
+    }, this.#readyTimeout);
+  }
+
+  #onFrame(conn: Connection, data: unknown): void {
+    if (this.#isStale(conn)) return;
+    const text = frameText(data);
+    const parsed = text === undefined ? undefined : safeParseEvent(text, { mode: 'lenient' });
+    if (!parsed?.success) {
+      const error = parsed?.error ?? new SubscriptionError('The server sent a binary frame');
+      this.#ctx.logger.warn(`ignored a frame that is not an event: ${error.message}`);
+      this.#emit('error', error);
+      return;
+    }
+    const event = parsed.data;
+    if (isConversationStateUpdateEvent(event) && event.key === FULL_STATE_KEY) {
+      this.#onSnapshot(conn, event);
+    } else if (conn.live) {
+      this.#deliver(event);
+      if (this.#overflowing()) this.#onOverflow(conn);
+    } else if (!this.#ledger.isOld(idOf(event), timestampOf(event))) {
+      conn.pending.push(event);
+      if (conn.pending.length > Math.max(1000, this.#maxBuffered)) {
+        // Catching up takes longer than the server publishes: drop this connection, keep the progress, resume.
+        this.#abandon(conn, { reason: 'sync-overflow' });
+      }
+    }
+  }
+
+  #onSnapshot(conn: Connection, event: KnownEventMap['ConversationStateUpdateEvent']): void {
+    this.#state = applyStateUpdate(undefined, event);
+    this.#stateTimestamp = timestampOf(event);
+    this.#emit('state', this.#state);
+    if (conn.ready) return;
+    conn.ready = true;
+    clearTimeout(conn.readyTimer);
+    conn.readyTimer = undefined;
+    this.#readyConnections += 1;
+    const timestamp = timestampOf(event);
+    if (!this.#baseline && timestamp !== undefined) this.#baseline = { timestamp, eventIds: [] };
+    this.#resolveReady(this.#state);
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
+    void this.#catchUp(conn);
+  }
+
+  /** Delivers the persisted events since the floor in order, then what the socket held back, then goes live. */
+  async #catchUp(conn: Connection): Promise<void> {
+    this.#phase = 'syncing';
+    this.#ledger.setFloor(conn.floor);
+    if (conn.backfill) {
+      try {
+        for await (const page of this.#ctx.backfill(conn.floor?.timestamp, conn.abort.signal)) {
+          if (this.#isStale(conn)) return;
+          for (const event of page.items) this.#deliver(event);
+          if (this.#overflowing()) await this.#drained();
+          if (this.#isStale(conn)) return;
+        }
+      } catch (error) {
+        if (!this.#isStale(conn)) this.#abandon(conn, { reason: 'sync-failed', error });
+        return;
+      }
+    }
+    const held = conn.pending;
+    conn.pending = [];
+    // Live frames and the resend interleave; the server's order is the timestamp order (stable for ties).
+    held.sort(compareTimestamps);
+    for (const event of held) this.#deliver(event);
+    conn.live = true;
+    this.#phase = 'live';
+    this.#attempt = 0;
+    this.#emit('open', {
+      connection: this.#readyConnections,
+      resumed: this.#readyConnections > 1,
+      auth: conn.auth,
+      serverVersion: conn.version,
+    });
+    if (this.#overflowing()) this.#onOverflow(conn);
+  }
+
+  #onClose(conn: Connection, code: number, reason: string): void {
+    if (this.#isStale(conn)) return;
+    this.#dropConnection(conn);
+    if (code === AUTH_FAILED) {
+      this.#fail(
+        new SubscriptionAuthenticationError(`The server closed the socket: ${code} ${reason || 'Authentication failed'}`, {
+          closeCode: code,
+          closeReason: reason,
+        }),
+      );
+    } else if (code === NOT_FOUND) {
+      this.#fail(
+        new SubscriptionNotFoundError(`The server closed the socket: ${code} ${reason || 'Conversation not found'}`, {
+          closeCode: code,
+          closeReason: reason,
+        }),
+      );
+    } else if (!conn.opened) {
+      void this.#classifyRefusal(conn, code, reason);
+    } else {
+      this.#retry(conn, {
+        reason: code === TRY_AGAIN_LATER ? 'overloaded' : 'closed',
+        closeCode: code,
+        closeReason: reason,
+      });
+    }
+  }
+
+  /**
+   * The handshake failed. notes §2.1: a refused key closes before accept (HTTP 403), which the WebSocket API
+   * cannot tell from a server that is down (both are close 1006). The REST API answers the same key with 401,
+   * or 404 for an unknown conversation; a network error means the server is down: try again.
+   */
+  async #classifyRefusal(conn: Connection, code: number, reason: string): Promise<void> {
+    try {
+      await this.#ctx.probe(conn.abort.signal);
+    } catch (error) {
+      if (this.#phase === 'closed' || this.#conn !== conn) return;
+      if (isAuthenticationError(error) || isPermissionDeniedError(error)) {
+        this.#fail(
+          new SubscriptionAuthenticationError(
+            'The server refused the WebSocket handshake, and its REST API refuses the session key',
+            { closeCode: code, closeReason: reason, cause: error },
+          ),
+        );
+      } else if (isNotFoundError(error)) {
+        this.#fail(
+          new SubscriptionNotFoundError('The server refused the WebSocket handshake: the conversation does not exist', {
+            closeCode: code,
+            closeReason: reason,
+            cause: error,
+          }),
+        );
+      } else {
+        this.#retry(conn, { reason: 'error', closeCode: code, closeReason: reason, error });
+      }
+      return;
+    }
+    if (this.#phase === 'closed' || this.#conn !== conn) return;
+    this.#retry(conn, { reason: 'closed', closeCode: code, closeReason: reason });
+  }
+
+  // ---- delivery ---------------------------------------------------------------------------------------
+
+  #deliver(event: Event): void {
+    const id = idOf(event);
+    const timestamp = timestampOf(event);
+    if (this.#ledger.isOld(id, timestamp)) return;
+    this.#ledger.record(id, timestamp);
+    for (const queue of this.#queues) queue.push(event);
+    this.#emit('event', event);
+    this.#emit(event.kind as 'event', event);
+    // Catch-up events can be older than the snapshot the connection started with: they must not roll it back.
+    if (
+      isConversationStateUpdateEvent(event) &&
+      (this.#stateTimestamp === undefined || timestamp === undefined || timestamp >= this.#stateTimestamp)
+    ) {
+      this.#state = applyStateUpdate(this.#state, event);
+      if (timestamp !== undefined) this.#stateTimestamp = timestamp;
+      this.#emit('state', this.#state);
+    }
+  }
+
+  #overflowing(): boolean {
+    for (const queue of this.#queues) if (queue.size >= this.#maxBuffered) return true;
+    return false;
+  }
+
+  #onOverflow(conn: Connection): void {
+    if (this.#options.onOverflow === 'error' || !this.#resume) {
+      this.#fail(
+        new SubscriptionOverflowError(
+          `The consumer fell ${this.#maxBuffered} events behind (maxBufferedEvents); onOverflow is 'error'`,
+        ),
+      );
+      return;
+    }
+    // Pause: stop reading; what the server publishes meanwhile is resent when the consumer has caught up.
+    this.#dropConnection(conn);
+    this.#closeSocket(conn);
+    this.#conn = undefined;
+    this.#phase = 'paused';
+    this.#emit('reconnecting', { reason: 'slow-consumer', attempt: 0, delay: undefined });
+    void this.#drained().then(() => {
+      if (this.#phase === 'paused') void this.#connect();
+    });
+  }
+
+  /** Resolves when every `for await` buffer is down to half of `maxBufferedEvents` (or the subscription ends). */
+  #drained(): Promise<void> {
+    if (!this.#overflowingHalf()) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  #overflowingHalf(): boolean {
+    const low = Math.floor(this.#maxBuffered / 2);
+    for (const queue of this.#queues) if (queue.size > low) return true;
+    return false;
+  }
+
+  #onTake(): void {
+    if (this.#drainWaiters.length > 0 && !this.#overflowingHalf()) {
+      for (const resolve of this.#drainWaiters.splice(0)) resolve();
+    }
+  }
+
+  // ---- reconnecting and ending ------------------------------------------------------------------------
+
+  /** Drops a connection on purpose (the server did not close it) and tries again. */
+  #abandon(conn: Connection, info: Omit<ReconnectInfo, 'attempt' | 'delay'>): void {
+    this.#dropConnection(conn);
+    this.#closeSocket(conn);
+    this.#retry(conn, info);
+  }
+
+  #retry(conn: Connection, info: Omit<ReconnectInfo, 'attempt' | 'delay'>): void {
+    if (this.#phase === 'closed' || this.#conn !== conn) return;
+    this.#conn = undefined;
+    this.#attempt += 1;
+    if (this.#attempt > this.#reconnect.maxAttempts) {
+      this.#fail(
+        new SubscriptionConnectionError(`Gave up after ${this.#reconnect.maxAttempts} failed connection attempts`, {
+          closeCode: info.closeCode,
+          closeReason: info.closeReason,
+          cause: info.error,
+        }),
+      );
+      return;
+    }
+    const delay = backoffDelay(this.#attempt, this.#reconnect, info.reason === 'overloaded');
+    this.#phase = 'waiting';
+    this.#ctx.logger.info(
+      `subscription to ${this.#ctx.conversationId}: ${info.reason}${info.closeCode ? ` (${info.closeCode})` : ''}; reconnecting in ${delay} ms`,
+    );
+    this.#emit('reconnecting', { ...info, attempt: this.#attempt, delay });
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#connect();
+    }, delay);
+  }
+
+  #fail(error: Error): void {
+    this.#finish('error', error);
+  }
+
+  #finish(reason: CloseInfo['reason'], error: Error | undefined): void {
+    if (this.#phase === 'closed') return;
+    this.#phase = 'closed';
+    this.#endError = error;
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const conn = this.#conn;
+    this.#conn = undefined;
+    if (conn) {
+      this.#dropConnection(conn);
+      this.#closeSocket(conn);
+    }
+    const ended = error ?? new SubscriptionError('The subscription was closed');
+    this.#rejectReady(ended);
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(ended);
+    for (const resolve of this.#drainWaiters.splice(0)) resolve();
+    for (const queue of this.#queues) queue.end(error);
+    this.#queues.clear();
+    if (reason === 'error' && error) this.#emit('error', error);
+    this.#emit('close', error ? { reason, error } : { reason });
+  }
+
+  /** Stops everything a connection runs: its requests and its timer. */
+  #dropConnection(conn: Connection): void {
+    conn.abort.abort();
+    clearTimeout(conn.readyTimer);
+    conn.readyTimer = undefined;
+    conn.pending = [];
+    conn.live = false;
+  }
+
+  #closeSocket(conn: Connection): void {
+    const socket = conn.socket;
+    if (socket && (socket.readyState === WS_OPEN || socket.readyState === WS_CONNECTING)) {
+      try {
+        socket.close(NORMAL_CLOSURE);
+      } catch {
+        // Closing a socket that is still connecting may throw in some implementations; it is dropped anyway.
+      }
+    }
+  }
+
+  #isStale(conn: Connection): boolean {
+    return this.#phase === 'closed' || this.#conn !== conn;
+  }
+
+  async #readySocket(signal: AbortSignal | undefined): Promise<WebSocketLike> {
+    for (;;) {
+      if (signal?.aborted) throw new APIUserAbortError('send() was aborted');
+      if (this.#phase === 'closed') {
+        throw this.#endError ?? new SubscriptionError('The subscription is closed');
+      }
+      const conn = this.#conn;
+      if (conn?.ready && conn.socket?.readyState === WS_OPEN) return conn.socket;
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => reject(new APIUserAbortError('send() was aborted'));
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.#readyWaiters.push({
+          resolve: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          reject: (error) => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(error);
+          },
+        });
+      });
+    }
+  }
+
+  /** Emits to the caller's listeners; a listener that throws must not break the stream. */
+  #emit<K extends keyof SubscriptionEventMap>(name: K, ...args: SubscriptionEventMap[K]): void {
+    try {
+      (this.emit as (name: string, ...rest: unknown[]) => boolean)(name, ...args);
+    } catch (error) {
+      this.#ctx.logger.warn(`a '${String(name)}' listener threw: ${(error as Error)?.message ?? String(error)}`);
+      if (name !== 'error') this.#emit('error', error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}
+
+function idOf(event: Event): string | undefined {
+  const id = (event as { id?: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function timestampOf(event: Event): string | undefined {
+  const timestamp = (event as { timestamp?: unknown }).timestamp;
+  return typeof timestamp === 'string' ? timestamp : undefined;
+}
+
+function compareTimestamps(a: Event, b: Event): number {
+  const left = timestampOf(a) ?? '';
+  const right = timestampOf(b) ?? '';
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
+
+function validateOptions(options: SubscribeOptions): void {
+  const positive = (value: unknown, field: string, allowInfinity = false) => {
+    if (value === undefined) return;
+    const ok =
+      typeof value === 'number' &&
+      value > 0 &&
+      (Number.isInteger(value) || (allowInfinity && value === Number.POSITIVE_INFINITY));
+    if (!ok) throw new RequestValidationError(`must be a positive integer, got ${String(value)}`, field);
+  };
+  positive(options.maxBufferedEvents, 'options.maxBufferedEvents');
+  positive(options.readyTimeout, 'options.readyTimeout');
+  positive(options.dedupeWindow, 'options.dedupeWindow');
+  positive(options.reconnect?.initialDelay, 'options.reconnect.initialDelay');
+  positive(options.reconnect?.maxDelay, 'options.reconnect.maxDelay');
+  positive(options.reconnect?.overloadedDelay, 'options.reconnect.overloadedDelay');
+  positive(options.reconnect?.maxAttempts, 'options.reconnect.maxAttempts', true);
+  const { after, auth, onOverflow } = options;
+  if (auth !== undefined && !['auto', 'first-message', 'header', 'query'].includes(auth)) {
+    throw new RequestValidationError(`must be auto, first-message, header or query, got ${String(auth)}`, 'options.auth');
+  }
+  if (onOverflow !== undefined && onOverflow !== 'pause' && onOverflow !== 'error') {
+    throw new RequestValidationError(`must be pause or error, got ${String(onOverflow)}`, 'options.onOverflow');
+  }
+  if (after !== undefined) {
+    const timestamp = typeof after === 'string' ? after : after?.timestamp;
+    const ids = typeof after === 'string' ? [] : after?.eventIds;
+    if (typeof timestamp !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(timestamp) || !Array.isArray(ids)) {
+      throw new RequestValidationError('must be a server timestamp or a subscription position', 'options.after');
+    }
+  }
+}

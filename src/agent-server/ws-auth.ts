@@ -1,0 +1,69 @@
+import { AGENT_SERVER_FEATURES, assertFeatureSupported, supportsFeature } from './version-gate.js';
+
+/**
+ * How the subscriber authenticates the socket (notes §2.2):
+ * - `first-message`: accept, then `{"type":"auth","session_api_key":…}` as the first frame (servers ≥ 1.18.1;
+ *   keeps the key out of URLs and proxy logs; works in browsers).
+ * - `header`: `X-Session-API-Key` on the handshake (servers ≥ 1.12.0; Node only, browsers cannot set headers).
+ * - `query`: `?session_api_key=` (every version; deprecated on newer servers; the key lands in access logs).
+ * - `auto` (default): the first of those the server's version and the runtime allow; an unknown version gets
+ *   `query`, which every server accepts.
+ */
+export type WebSocketAuthMode = 'auto' | 'first-message' | 'header' | 'query';
+
+export type ResolvedAuth = 'first-message' | 'header' | 'query' | 'none';
+
+/**
+ * The auth method for this connection. A forced mode the server's version does not support fails with
+ * AgentServerVersionError before the socket is opened (spec 7).
+ */
+export function resolveAuth(
+  mode: WebSocketAuthMode,
+  version: string | undefined,
+  hasKey: boolean,
+  runtimeSendsHeaders: boolean,
+): ResolvedAuth {
+  if (!hasKey) return 'none';
+  switch (mode) {
+    case 'first-message':
+      assertFeatureSupported(version, AGENT_SERVER_FEATURES.websocketFirstMessageAuth);
+      return 'first-message';
+    case 'header':
+      assertFeatureSupported(version, AGENT_SERVER_FEATURES.websocketHeaderAuth);
+      return 'header';
+    case 'query':
+      return 'query';
+    default:
+      if (supportsFeature(version, AGENT_SERVER_FEATURES.websocketFirstMessageAuth)) return 'first-message';
+      if (runtimeSendsHeaders && supportsFeature(version, AGENT_SERVER_FEATURES.websocketHeaderAuth)) return 'header';
+      return 'query';
+  }
+}
+
+/** What the server should resend on connect. */
+export type ResendRequest = { since: string } | 'none';
+
+/**
+ * notes §2.2: `resend_mode=since&after_timestamp=T` (events with timestamp ≥ T) from 1.15.0; older servers
+ * only know `resend_all=true` (everything; the subscriber drops what is older than T).
+ */
+export function resendQuery(request: ResendRequest, version: string | undefined): Record<string, string> {
+  if (request === 'none') return {};
+  if (supportsFeature(version, AGENT_SERVER_FEATURES.websocketResumeSince)) {
+    return { resend_mode: 'since', after_timestamp: request.since };
+  }
+  return { resend_all: 'true' };
+}
+
+/** notes §2.1: `ws(s)://{host}{base_path}/sockets/events/{conversation_id}` (no `/api` prefix). */
+export function eventsSocketUrl(baseUrl: string, conversationId: string, query: Record<string, string>): string {
+  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/sockets/events/${encodeURIComponent(conversationId)}`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+/** The first-message auth frame (notes §2.2, 1.18.1). */
+export function authFrame(sessionApiKey: string): string {
+  return JSON.stringify({ type: 'auth', session_api_key: sessionApiKey });
+}

@@ -16,8 +16,6 @@ export interface OtelApi {
 /** Any agent-server event as parsed JSON; only `kind` and the fields read below matter. */
 export interface PlainEvent {
   kind: string;
-  id?: string;
-  source?: string;
   [field: string]: unknown;
 }
 
@@ -30,6 +28,7 @@ interface ToolCall {
   arguments?: string;
 }
 interface EventFields {
+  source?: string;
   llm_response_id?: string | null;
   tool_name?: string;
   tool_call_id?: string;

@@ -3,6 +3,7 @@ import * as api from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { RandomIdGenerator, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Event } from '../../src/models/schemas.js';
 import {
   buildTraceTree,
   conversationIdGenerator,
@@ -15,6 +16,9 @@ import {
   type TraceNode,
 } from '../../src/tracing.js';
 import { startReceiver } from './otlp-receiver.js';
+
+// The SDK's own parsed events (the subscriber's) are accepted as they are; tsc checks this line.
+const sdkEventsAccepted: Event extends PlainEvent ? true : never = true;
 
 const fixture = (name: string) =>
   JSON.parse(
@@ -97,6 +101,7 @@ const attr = (span: DecodedSpan | undefined, key: string) => span?.attributes[ke
 
 describe('createEventSpans (client-side tracing of a live event stream)', () => {
   it('builds the spec 2.9 tree with the LLM attributes, sent through the official OTLP exporter', async () => {
+    expect(sdkEventsAccepted).toBe(true);
     const spans = await trace(events);
     expect(receiver.received.every((r) => r.path === '/v1/traces')).toBe(true);
 

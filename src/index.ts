@@ -4,4 +4,6 @@ export type { AgentServerClientOptions } from './agent-server/options.js';
 export * from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ClientOptions, Credential, RequestOptions } from './core/options.js';
+export * from './gateway/index.js';
 export * from './models/index.js';
+export * from './platform/index.js';

@@ -6,4 +6,23 @@ export {
   type StoredConversation,
   type StoredEvent,
 } from './testing/agent-server/store.js';
+export {
+  type ExternalGatewayHandlersOptions,
+  externalGatewayHandlers,
+  type ReceivedUpstreamCall,
+} from './testing/gateway/external-handlers.js';
+export { type GatewayHandlersOptions, gatewayHandlers } from './testing/gateway/handlers.js';
+export {
+  GatewayStore,
+  type GatewayStoreInit,
+  type StoredGatewayModel,
+  type StoredSpendRow,
+} from './testing/gateway/store.js';
+export { type PlatformHandlersOptions, platformHandlers } from './testing/platform/handlers.js';
+export {
+  PlatformStore,
+  type PlatformStoreInit,
+  type StoredAppConversation,
+  type StoredProfile,
+} from './testing/platform/store.js';
 export { type LoopbackServer, serveHandlers } from './testing/serve-http.js';

@@ -22,9 +22,9 @@ import {
   tagsUpdatedSchema,
 } from './schemas.js';
 import {
+  applyTagsPatch,
   type ConversationTags,
   type ConversationTagsPatch,
-  mergeTags,
   validateConversationTags,
   validateConversationTagsPatch,
 } from './tags.js';
@@ -169,7 +169,7 @@ export class PlatformClient extends BaseClient {
     const valid = validateConversationTagsPatch(patch);
     splitConversationUrl(conversationUrl);
     const current = await this.getConversationTags(conversationUrl, options);
-    return this.updateConversationTags(conversationUrl, mergeTags(current, valid), options);
+    return this.updateConversationTags(conversationUrl, applyTagsPatch(current, valid), options);
   }
 
   /**

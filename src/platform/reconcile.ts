@@ -1,7 +1,7 @@
 import { parseUtcTimestamp } from './utc-time.js';
 
 /** A gateway spend-log row, as `GatewayAdminClient.spendLogs` yields it (notes §2.5). */
-export interface SpendRow {
+export interface ReconcileSpendRow {
   request_id?: string;
   spend: number;
   startTime: string;
@@ -31,26 +31,26 @@ export interface ReconcileOptions {
   tagKeys?: readonly string[];
 }
 
-export type MatchedBy = 'session-id' | 'window';
-export type UnplacedReason = 'invalid-row' | 'session-not-listed' | 'no-window-match' | 'ambiguous';
+export type SpendMatch = 'session-id' | 'window';
+export type UnplacedSpendReason = 'invalid-row' | 'session-not-listed' | 'no-window-match' | 'ambiguous';
 
-export interface PlacedRow<R extends SpendRow = SpendRow> {
+export interface PlacedSpendRow<R extends ReconcileSpendRow = ReconcileSpendRow> {
   row: R;
   conversationId: string;
-  matchedBy: MatchedBy;
+  matchedBy: SpendMatch;
 }
 
-export interface UnplacedRow<R extends SpendRow = SpendRow> {
+export interface UnplacedSpendRow<R extends ReconcileSpendRow = ReconcileSpendRow> {
   row: R;
-  reason: UnplacedReason;
+  reason: UnplacedSpendReason;
   /** For `ambiguous`: the conversations the row could belong to. */
   candidates?: string[];
 }
 
-export interface SpendReconciliation<R extends SpendRow = SpendRow> {
-  placed: PlacedRow<R>[];
+export interface SpendReconciliation<R extends ReconcileSpendRow = ReconcileSpendRow> {
+  placed: PlacedSpendRow<R>[];
   /** Rows that could not be placed: reported, never dropped. */
-  unplaced: UnplacedRow<R>[];
+  unplaced: UnplacedSpendRow<R>[];
   /** Tag key → tag value → spend. */
   byTag: Record<string, Record<string, number>>;
   byConversation: Record<string, number>;
@@ -63,7 +63,7 @@ export interface SpendReconciliation<R extends SpendRow = SpendRow> {
  * time window (and by user where both sides name one). Spend is totalled per tag; rows that match nothing,
  * or more than one conversation, are reported in `unplaced`.
  */
-export function reconcileSpend<R extends SpendRow>(
+export function reconcileSpend<R extends ReconcileSpendRow>(
   rows: readonly R[],
   conversations: readonly ReconcileConversation[],
   options: ReconcileOptions = {},
@@ -92,7 +92,7 @@ export function reconcileSpend<R extends SpendRow>(
     }
     result.totals.all += spend;
     let conversation: ReconcileConversation | undefined;
-    let matchedBy: MatchedBy = 'session-id';
+    let matchedBy: SpendMatch = 'session-id';
     if (row.session_id) {
       conversation = byId.get(canonicalId(row.session_id));
       if (!conversation) {
@@ -145,7 +145,7 @@ function canonicalId(id: string): string {
  * The row's model (public name or upstream name) against the conversation's `llm_model`, which may carry a
  * routing prefix (e.g. `compat/<model_name>` in a profile): equal, or one ends with `/` + the other.
  */
-function sameModel(row: SpendRow, conversation: ReconcileConversation): boolean {
+function sameModel(row: ReconcileSpendRow, conversation: ReconcileConversation): boolean {
   const target = conversation.llm_model;
   if (!target) return false;
   return [row.model_group, row.model].some(
@@ -153,6 +153,6 @@ function sameModel(row: SpendRow, conversation: ReconcileConversation): boolean 
   );
 }
 
-function sameUser(row: SpendRow, conversation: ReconcileConversation): boolean {
+function sameUser(row: ReconcileSpendRow, conversation: ReconcileConversation): boolean {
   return !row.user || !conversation.created_by_user_id || row.user === conversation.created_by_user_id;
 }

@@ -31,7 +31,7 @@ export function validateConversationTagsPatch(patch: unknown, field = 'tags'): C
  * Tags replace the whole map on the server (notes §3.3), so a merge is read, merge, write: this is the
  * merge. Values of `patch` override, `null` removes.
  */
-export function mergeTags(current: ConversationTags, patch: ConversationTagsPatch): ConversationTags {
+export function applyTagsPatch(current: ConversationTags, patch: ConversationTagsPatch): ConversationTags {
   const merged: ConversationTags = { ...current };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];

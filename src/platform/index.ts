@@ -1,0 +1,29 @@
+// Public surface of the platform area (spec 2.8, 4.4, 5.2, recipe 5).
+export type { PlatformClientOptions } from './options.js';
+export {
+  type ConversationCallOptions,
+  type ConversationSearch,
+  PlatformClient,
+} from './platform-client.js';
+export { type LlmProfile, type LlmProfileWrite, PROFILE_NAME_PATTERN } from './profile.js';
+export {
+  type PlacedSpendRow,
+  type ReconcileConversation,
+  type ReconcileOptions,
+  type ReconcileSpendRow,
+  reconcileSpend,
+  type SpendMatch,
+  type SpendReconciliation,
+  type UnplacedSpendReason,
+  type UnplacedSpendRow,
+} from './reconcile.js';
+export type { AppConversation, LlmProfileSaved } from './schemas.js';
+export {
+  applyTagsPatch,
+  type ConversationTags,
+  type ConversationTagsPatch,
+  MAX_TAG_VALUE_LENGTH,
+  TAG_KEY_PATTERN,
+  validateConversationTags,
+  validateConversationTagsPatch,
+} from './tags.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { Decoder } from '../core/transport.js';
 import { isResponseValidationError } from '../core/errors.js';
+import type { Decoder } from '../core/transport.js';
 import { type ConversationState, parseConversationState } from '../models/index.js';
 import type { Page } from './paginate.js';
 
@@ -49,13 +49,19 @@ export const decodeConversationPage: Decoder<Page<ConversationInfo>> = (input) =
   }
   const next = record.next_page_id;
   if (next !== undefined && next !== null && typeof next !== 'string') {
-    return { success: false, error: { issues: [{ path: ['next_page_id'], message: 'expected a string or null' }] } };
+    return {
+      success: false,
+      error: { issues: [{ path: ['next_page_id'], message: 'expected a string or null' }] },
+    };
   }
   const items: ConversationInfo[] = [];
   for (const [index, item] of record.items.entries()) {
     const result = decodeConversationInfo(item);
     if (!result.success) {
-      const issues = result.error.issues.map((issue) => ({ ...issue, path: ['items', index, ...issue.path] }));
+      const issues = result.error.issues.map((issue) => ({
+        ...issue,
+        path: ['items', index, ...issue.path],
+      }));
       return { success: false, error: { issues } };
     }
     items.push(result.data);

@@ -1,6 +1,6 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import { type APIError, NotFoundError, RequestValidationError } from '../core/errors.js';
+import { type APIError, NotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { encodePath } from '../core/transport.js';
 import { describe, requireUuid } from '../core/validate.js';
@@ -14,6 +14,7 @@ import {
 import { decodeCount, decodeSuccess } from './event-page.js';
 import { clampLimit } from './event-query.js';
 import { EventsClient } from './events-client.js';
+import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import type { AgentServerClientOptions } from './options.js';
 import { type Page, PagedIterable } from './paginate.js';
@@ -40,7 +41,13 @@ export type ConfirmationPolicy =
 /** OpenAPI `Agent` (kind "Agent"): the LLM and tools. Other fields of the schema pass through unchanged. */
 export interface AgentSpec {
   kind?: 'Agent';
-  llm: { model: string; api_key?: string | null; base_url?: string | null; usage_id?: string; [field: string]: unknown };
+  llm: {
+    model: string;
+    api_key?: string | null;
+    base_url?: string | null;
+    usage_id?: string;
+    [field: string]: unknown;
+  };
   tools?: { name: string; params?: Record<string, unknown> }[];
   [field: string]: unknown;
 }
@@ -134,7 +141,10 @@ export class ConversationsClient extends BaseClient {
   }
 
   /** The pages of `search`. */
-  pages(query: ConversationSearchQuery = {}, options: RequestOptions = {}): AsyncIterable<Page<ConversationInfo>> {
+  pages(
+    query: ConversationSearchQuery = {},
+    options: RequestOptions = {},
+  ): AsyncIterable<Page<ConversationInfo>> {
     return this.search(query, options).pages();
   }
 
@@ -182,7 +192,7 @@ export class ConversationsClient extends BaseClient {
   async setTitle(conversationId: string, title: string, options: RequestOptions = {}): Promise<void> {
     requireUuid(conversationId, 'conversationId');
     if (typeof title !== 'string' || title.trim() === '' || title.length > 200) {
-      throw new RequestValidationError(`must be 1 to 200 characters, got ${describe(title)}`, 'title');
+      throw invalid('title', `must be 1 to 200 characters, got ${describe(title)}`);
     }
     const path = encodePath('api', 'conversations', conversationId);
     const ok = await this.transport.request({
@@ -232,10 +242,13 @@ export class ConversationsClient extends BaseClient {
   ): Promise<ExecutionStatus> {
     requireUuid(conversationId, 'conversationId');
     const wanted = (Array.isArray(statuses) ? statuses : [statuses]) as readonly unknown[];
-    if (wanted.length === 0 || wanted.some((status) => !(EXECUTION_STATUSES as readonly unknown[]).includes(status))) {
-      throw new RequestValidationError(
-        `must be execution statuses (${EXECUTION_STATUSES.join(', ')}), got ${describe(statuses)}`,
+    if (
+      wanted.length === 0 ||
+      wanted.some((status) => !(EXECUTION_STATUSES as readonly unknown[]).includes(status))
+    ) {
+      throw invalid(
         'statuses',
+        `must be execution statuses (${EXECUTION_STATUSES.join(', ')}), got ${describe(statuses)}`,
       );
     }
     return waitForStatus(
@@ -274,23 +287,34 @@ export class ConversationsClient extends BaseClient {
 
   #startBody(request: StartConversationRequest): Record<string, unknown> {
     if (typeof request !== 'object' || request === null) {
-      throw new RequestValidationError(`must be an object, got ${describe(request)}`, 'request');
+      throw invalid('request', `must be an object, got ${describe(request)}`);
     }
     const { agent, workspace, initial_message, confirmation_policy, conversation_id, secrets } = request;
     if (typeof agent !== 'object' || agent === null || typeof agent.llm !== 'object' || agent.llm === null) {
-      throw new RequestValidationError('must be an Agent with an llm', 'request.agent');
+      throw invalid('request.agent', 'must be an Agent with an llm');
     }
     if (typeof agent.llm.model !== 'string' || agent.llm.model === '') {
-      throw new RequestValidationError(`must be a non-empty string, got ${describe(agent.llm.model)}`, 'request.agent.llm.model');
+      throw invalid(
+        'request.agent.llm.model',
+        `must be a non-empty string, got ${describe(agent.llm.model)}`,
+      );
     }
-    if (typeof workspace !== 'object' || workspace === null || typeof workspace.working_dir !== 'string' || workspace.working_dir === '') {
-      throw new RequestValidationError('must have a non-empty working_dir', 'request.workspace');
+    if (
+      typeof workspace !== 'object' ||
+      workspace === null ||
+      typeof workspace.working_dir !== 'string' ||
+      workspace.working_dir === ''
+    ) {
+      throw invalid('request.workspace', 'must have a non-empty working_dir');
     }
     if (conversation_id !== undefined) requireUuid(conversation_id, 'request.conversation_id');
-    if (request.max_iterations !== undefined && !(Number.isInteger(request.max_iterations) && request.max_iterations >= 1)) {
-      throw new RequestValidationError(
-        `must be an integer of at least 1, got ${describe(request.max_iterations)}`,
+    if (
+      request.max_iterations !== undefined &&
+      !(Number.isInteger(request.max_iterations) && request.max_iterations >= 1)
+    ) {
+      throw invalid(
         'request.max_iterations',
+        `must be an integer of at least 1, got ${describe(request.max_iterations)}`,
       );
     }
     this.#registerSecrets(request);
@@ -299,14 +323,15 @@ export class ConversationsClient extends BaseClient {
       agent: { kind: 'Agent', ...agent },
       workspace: { kind: 'LocalWorkspace', ...workspace },
     };
-    if (confirmation_policy !== undefined) body.confirmation_policy = toPolicy(confirmation_policy, 'request.confirmation_policy');
+    if (confirmation_policy !== undefined)
+      body.confirmation_policy = toPolicy(confirmation_policy, 'request.confirmation_policy');
     if (initial_message !== undefined) {
       const message = toWireMessage(initial_message, 'request.initial_message');
       body.initial_message = { run: false, ...message };
     }
     if (secrets !== undefined) {
       if (typeof secrets !== 'object' || secrets === null) {
-        throw new RequestValidationError(`must be an object, got ${describe(secrets)}`, 'request.secrets');
+        throw invalid('request.secrets', `must be an object, got ${describe(secrets)}`);
       }
     }
     return body;
@@ -317,7 +342,8 @@ export class ConversationsClient extends BaseClient {
     if (typeof apiKey === 'string') this.#secrets.add(apiKey);
     for (const value of Object.values(request.secrets ?? {})) {
       if (typeof value === 'string') this.#secrets.add(value);
-      else if (typeof value === 'object' && value !== null && typeof value.value === 'string') this.#secrets.add(value.value);
+      else if (typeof value === 'object' && value !== null && typeof value.value === 'string')
+        this.#secrets.add(value.value);
     }
   }
 }
@@ -339,9 +365,9 @@ function toPolicy(policy: unknown, field: string): ConfirmationPolicy {
   const value = typeof policy === 'string' ? { kind: policy } : policy;
   const kind = (value as { kind?: unknown } | null)?.kind;
   if (typeof value !== 'object' || value === null || !POLICY_KINDS.includes(kind as string)) {
-    throw new RequestValidationError(
-      `must be NeverConfirm, AlwaysConfirm or ConfirmRisky (or {kind, …}), got ${describe(policy)}`,
+    throw invalid(
       field,
+      `must be NeverConfirm, AlwaysConfirm or ConfirmRisky (or {kind, …}), got ${describe(policy)}`,
     );
   }
   return value as ConfirmationPolicy;
@@ -354,7 +380,7 @@ function optionalStatus(status: unknown, field: string): ExecutionStatus | undef
 function optionalEnum(value: unknown, allowed: readonly string[], field: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !allowed.includes(value)) {
-    throw new RequestValidationError(`must be one of ${allowed.join(', ')}, got ${describe(value)}`, field);
+    throw invalid(field, `must be one of ${allowed.join(', ')}, got ${describe(value)}`);
   }
   return value;
 }

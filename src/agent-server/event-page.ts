@@ -11,18 +11,26 @@ type Issue = { path: (string | number)[]; message: string; code?: string };
  */
 export const decodeEventPage: Decoder<Page<Event>> = (input) => {
   if (typeof input !== 'object' || input === null || !Array.isArray((input as { items?: unknown }).items)) {
-    return { success: false, error: { issues: [{ path: ['items'], message: 'expected an array of events' }] } };
+    return {
+      success: false,
+      error: { issues: [{ path: ['items'], message: 'expected an array of events' }] },
+    };
   }
   const { items, next_page_id: next } = input as { items: unknown[]; next_page_id?: unknown };
   if (next !== undefined && next !== null && typeof next !== 'string') {
-    return { success: false, error: { issues: [{ path: ['next_page_id'], message: 'expected a string or null' }] } };
+    return {
+      success: false,
+      error: { issues: [{ path: ['next_page_id'], message: 'expected a string or null' }] },
+    };
   }
   const events: Event[] = [];
   const issues: Issue[] = [];
   items.forEach((item, index) => {
     const result = safeParseEvent(item, { mode: 'lenient' });
     if (result.success) events.push(result.data);
-    else for (const issue of result.error.issues) issues.push({ ...issue, path: ['items', index, ...issue.path] });
+    else
+      for (const issue of result.error.issues)
+        issues.push({ ...issue, path: ['items', index, ...issue.path] });
   });
   if (issues.length > 0) return { success: false, error: { issues } };
   return { success: true, data: { items: events, nextPageId: typeof next === 'string' ? next : null } };

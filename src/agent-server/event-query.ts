@@ -1,7 +1,8 @@
-import { isRequestValidationError, RequestValidationError } from '../core/errors.js';
+import { isRequestValidationError } from '../core/errors.js';
 import type { QueryValue } from '../core/transport.js';
 import { describe } from '../core/validate.js';
 import { type EventKindWithModulePath, eventKindToModulePath } from '../models/index.js';
+import { invalid } from './invalid.js';
 
 /** notes §1.2: the server's event sort orders. */
 export type EventSortOrder = 'TIMESTAMP' | 'TIMESTAMP_DESC';
@@ -39,10 +40,13 @@ const SORT_ORDERS: readonly string[] = ['TIMESTAMP', 'TIMESTAMP_DESC'];
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** The wire query of `GET /events/count`; RequestValidationError naming the field for bad input. */
-export function eventFilterToQuery(filter: EventFilter | undefined, field = 'query'): Record<string, QueryValue> {
+export function eventFilterToQuery(
+  filter: EventFilter | undefined,
+  field = 'query',
+): Record<string, QueryValue> {
   if (filter === undefined) return {};
   if (typeof filter !== 'object' || filter === null) {
-    throw new RequestValidationError(`must be an object, got ${describe(filter)}`, field);
+    throw invalid(field, `must be an object, got ${describe(filter)}`);
   }
   return {
     kind: filter.kind === undefined ? undefined : kindToModulePath(filter.kind, `${field}.kind`),
@@ -54,13 +58,13 @@ export function eventFilterToQuery(filter: EventFilter | undefined, field = 'que
 }
 
 /** The wire query of `GET /events/search` (without `page_id`). */
-export function eventSearchToQuery(query: EventSearchQuery | undefined, field = 'query'): Record<string, QueryValue> {
+export function eventSearchToQuery(
+  query: EventSearchQuery | undefined,
+  field = 'query',
+): Record<string, QueryValue> {
   const sortOrder = query?.sortOrder;
   if (sortOrder !== undefined && !SORT_ORDERS.includes(sortOrder)) {
-    throw new RequestValidationError(
-      `must be TIMESTAMP or TIMESTAMP_DESC, got ${describe(sortOrder)}`,
-      `${field}.sortOrder`,
-    );
+    throw invalid(`${field}.sortOrder`, `must be TIMESTAMP or TIMESTAMP_DESC, got ${describe(sortOrder)}`);
   }
   return {
     ...eventFilterToQuery(query, field),
@@ -73,7 +77,7 @@ export function eventSearchToQuery(query: EventSearchQuery | undefined, field = 
 export function clampLimit(limit: unknown, field: string): number {
   if (limit === undefined) return MAX_PAGE_SIZE;
   if (typeof limit !== 'number' || Number.isNaN(limit)) {
-    throw new RequestValidationError(`must be a number, got ${describe(limit)}`, field);
+    throw invalid(field, `must be a number, got ${describe(limit)}`);
   }
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)));
 }
@@ -85,14 +89,14 @@ function kindToModulePath(kind: unknown, field: string): string {
   } catch (error) {
     // The model names the field `kind`; name it as the caller wrote it.
     const message = isRequestValidationError(error) ? error.issues[0]?.message : undefined;
-    throw new RequestValidationError(message ?? String(error), field);
+    throw invalid(field, message ?? String(error));
   }
 }
 
 function optionalString(value: unknown, field: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value === '') {
-    throw new RequestValidationError(`must be a non-empty string, got ${describe(value)}`, field);
+    throw invalid(field, `must be a non-empty string, got ${describe(value)}`);
   }
   return value;
 }
@@ -100,11 +104,11 @@ function optionalString(value: unknown, field: string): string | undefined {
 function timestamp(value: unknown, field: string): string | undefined {
   if (value === undefined) return undefined;
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new RequestValidationError('is an invalid Date', field);
+    if (Number.isNaN(value.getTime())) throw invalid(field, 'is an invalid Date');
     return value.toISOString();
   }
   if (typeof value !== 'string' || !ISO_DATETIME.test(value)) {
-    throw new RequestValidationError(`must be an ISO 8601 date-time or a Date, got ${describe(value)}`, field);
+    throw invalid(field, `must be an ISO 8601 date-time or a Date, got ${describe(value)}`);
   }
   return value;
 }

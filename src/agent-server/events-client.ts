@@ -1,12 +1,18 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import { isAPIError, isResponseValidationError, RequestValidationError } from '../core/errors.js';
+import { isAPIError, isResponseValidationError } from '../core/errors.js';
 import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
 import { encodePath, type QueryValue } from '../core/transport.js';
 import { describe, requireNonEmptyString, requireUuid } from '../core/validate.js';
 import { type Event, safeParseEvent } from '../models/index.js';
 import { decodeCount, decodeEventPage, decodeSuccess } from './event-page.js';
-import { type EventFilter, type EventSearchQuery, eventFilterToQuery, eventSearchToQuery } from './event-query.js';
+import {
+  type EventFilter,
+  type EventSearchQuery,
+  eventFilterToQuery,
+  eventSearchToQuery,
+} from './event-query.js';
+import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
 import type { AgentServerClientOptions } from './options.js';
@@ -43,7 +49,11 @@ export class EventsClient extends BaseClient {
     this.#secrets = secrets;
     this.#sessionApiKey = options.sessionApiKey;
     this.#serverInfo = new ServerInfoCache(() =>
-      this.transport.request({ method: 'GET', path: 'server_info', decode: (input) => ServerInfoSchema.safeParse(input) }),
+      this.transport.request({
+        method: 'GET',
+        path: 'server_info',
+        decode: (input) => ServerInfoSchema.safeParse(input),
+      }),
     );
   }
 
@@ -72,18 +82,30 @@ export class EventsClient extends BaseClient {
    * `kind` takes the short kind names (translated to the module paths the server needs, notes §1.2.1) and
    * `limit` (the page size) is clamped to 1..100. Bad input throws RequestValidationError right away.
    */
-  search(conversationId: string, query: EventSearchQuery = {}, options: RequestOptions = {}): PagedIterable<Event> {
+  search(
+    conversationId: string,
+    query: EventSearchQuery = {},
+    options: RequestOptions = {},
+  ): PagedIterable<Event> {
     requireUuid(conversationId, 'conversationId');
     return this.#search(conversationId, eventSearchToQuery(query), options);
   }
 
   /** The pages of `search` (each `{items, nextPageId}`), for page-at-a-time UIs. */
-  pages(conversationId: string, query: EventSearchQuery = {}, options: RequestOptions = {}): AsyncIterable<Page<Event>> {
+  pages(
+    conversationId: string,
+    query: EventSearchQuery = {},
+    options: RequestOptions = {},
+  ): AsyncIterable<Page<Event>> {
     return this.search(conversationId, query, options).pages();
   }
 
   /** How many events match `filter` (`GET …/events/count`). */
-  async count(conversationId: string, filter: EventFilter = {}, options: RequestOptions = {}): Promise<number> {
+  async count(
+    conversationId: string,
+    filter: EventFilter = {},
+    options: RequestOptions = {},
+  ): Promise<number> {
     requireUuid(conversationId, 'conversationId');
     const query = eventFilterToQuery(filter, 'filter');
     return this.transport.request({
@@ -122,15 +144,18 @@ export class EventsClient extends BaseClient {
   ): Promise<void> {
     requireUuid(conversationId, 'conversationId');
     if (typeof response !== 'object' || response === null || typeof response.accept !== 'boolean') {
-      throw new RequestValidationError(`must be a boolean, got ${describe(response?.accept)}`, 'response.accept');
+      throw invalid('response.accept', `must be a boolean, got ${describe(response?.accept)}`);
     }
     if (response.reason !== undefined && typeof response.reason !== 'string') {
-      throw new RequestValidationError(`must be a string, got ${describe(response.reason)}`, 'response.reason');
+      throw invalid('response.reason', `must be a string, got ${describe(response.reason)}`);
     }
     await this.transport.request({
       method: 'POST',
       path: encodePath('api', 'conversations', conversationId, 'events', 'respond_to_confirmation'),
-      json: response.reason === undefined ? { accept: response.accept } : { accept: response.accept, reason: response.reason },
+      json:
+        response.reason === undefined
+          ? { accept: response.accept }
+          : { accept: response.accept, reason: response.reason },
       ...options,
       decode: decodeSuccess,
     });
@@ -198,7 +223,11 @@ export class EventsClient extends BaseClient {
     assertFeatureSupported(info.version, feature);
   }
 
-  #search(conversationId: string, query: Record<string, QueryValue>, options: RequestOptions): PagedIterable<Event> {
+  #search(
+    conversationId: string,
+    query: Record<string, QueryValue>,
+    options: RequestOptions,
+  ): PagedIterable<Event> {
     return new PagedIterable<Event>(
       (pageId) =>
         this.transport.request({

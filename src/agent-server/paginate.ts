@@ -40,7 +40,8 @@ export class PagedIterable<T> implements AsyncIterable<T> {
       yield page;
       if (page.nextPageId === null || page.items.length === 0) return;
       const next = normalize(page.nextPageId);
-      if (asked.has(next)) throw pagingError(`next_page_id ${JSON.stringify(page.nextPageId)} was already asked for`);
+      if (asked.has(next))
+        throw pagingError(`next_page_id ${JSON.stringify(page.nextPageId)} was already asked for`);
       asked.add(next);
       pageId = page.nextPageId;
     }
@@ -63,5 +64,7 @@ export class PagedIterable<T> implements AsyncIterable<T> {
 }
 
 function pagingError(detail: string): ResponseValidationError {
-  return new ResponseValidationError('Paging failed', { issues: [{ path: ['next_page_id'], message: detail }] });
+  return new ResponseValidationError('Paging failed', {
+    issues: [{ path: ['next_page_id'], message: detail }],
+  });
 }

@@ -31,7 +31,9 @@ export class ServerInfoCache {
     this.#fetch = fetch;
   }
 
-  get(options: { signal?: AbortSignal | undefined; refresh?: boolean | undefined } = {}): Promise<ServerInfo> {
+  get(
+    options: { signal?: AbortSignal | undefined; refresh?: boolean | undefined } = {},
+  ): Promise<ServerInfo> {
     if (options.refresh || !this.#pending) {
       const pending = this.#fetch();
       this.#pending = pending;

@@ -5,7 +5,6 @@ import {
   isNotFoundError,
   isPermissionDeniedError,
   isRequestValidationError,
-  RequestValidationError,
 } from '../core/errors.js';
 import type { SafeLogger } from '../core/logger.js';
 import { redactUrl } from '../core/redact.js';
@@ -28,6 +27,7 @@ import {
   SubscriptionOverflowError,
 } from './errors.js';
 import { EventQueue } from './event-buffer.js';
+import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import type { Page } from './paginate.js';
 import { backoffDelay, RECONNECT_DEFAULTS, type ReconnectOptions } from './reconnect.js';
@@ -44,9 +44,9 @@ import {
   frameText,
   type MessageEventLike,
   runtimeSendsHeaders,
+  type WebSocketLike,
   WS_CONNECTING,
   WS_OPEN,
-  type WebSocketLike,
 } from './web-socket.js';
 import { authFrame, eventsSocketUrl, type ResolvedAuth, resendQuery, resolveAuth } from './ws-auth.js';
 
@@ -234,7 +234,12 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       if (this.#isStale(conn)) return;
       key = await this.#ctx.sessionApiKey();
       if (this.#isStale(conn)) return;
-      conn.auth = resolveAuth(this.#options.auth ?? 'auto', conn.version, key !== undefined, this.#sendsHeaders());
+      conn.auth = resolveAuth(
+        this.#options.auth ?? 'auto',
+        conn.version,
+        key !== undefined,
+        this.#sendsHeaders(),
+      );
       const resend = conn.floor && conn.backfill ? { since: conn.floor.timestamp } : ('none' as const);
       url = eventsSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, {
         ...resendQuery(resend, conn.version),
@@ -252,9 +257,9 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     const WebSocketImpl = this.#options.WebSocket ?? builtInWebSocket();
     if (!WebSocketImpl) {
       this.#fail(
-        new RequestValidationError(
-          'this runtime has no built-in WebSocket (Node 22+ and browsers have one); pass one as the WebSocket option',
+        invalid(
           'WebSocket',
+          'this runtime has no built-in WebSocket (Node 22+ and browsers have one); pass one as the WebSocket option',
         ),
       );
       return;
@@ -274,7 +279,9 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     conn.socket = socket;
     socket.addEventListener('open', () => this.#onOpen(conn, key));
     socket.addEventListener('message', (event: MessageEventLike) => this.#onFrame(conn, event.data));
-    socket.addEventListener('close', (event: CloseEventLike) => this.#onClose(conn, event.code, event.reason));
+    socket.addEventListener('close', (event: CloseEventLike) =>
+      this.#onClose(conn, event.code, event.reason),
+    );
     // A failure is always followed by `close`, which decides; the listener keeps `ws` from throwing.
     socket.addEventListener('error', () => undefined);
   }
@@ -386,17 +393,23 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     this.#dropConnection(conn);
     if (code === AUTH_FAILED) {
       this.#fail(
-        new SubscriptionAuthenticationError(`The server closed the socket: ${code} ${reason || 'Authentication failed'}`, {
-          closeCode: code,
-          closeReason: reason,
-        }),
+        new SubscriptionAuthenticationError(
+          `The server closed the socket: ${code} ${reason || 'Authentication failed'}`,
+          {
+            closeCode: code,
+            closeReason: reason,
+          },
+        ),
       );
     } else if (code === NOT_FOUND) {
       this.#fail(
-        new SubscriptionNotFoundError(`The server closed the socket: ${code} ${reason || 'Conversation not found'}`, {
-          closeCode: code,
-          closeReason: reason,
-        }),
+        new SubscriptionNotFoundError(
+          `The server closed the socket: ${code} ${reason || 'Conversation not found'}`,
+          {
+            closeCode: code,
+            closeReason: reason,
+          },
+        ),
       );
     } else if (!conn.opened) {
       void this.#classifyRefusal(conn, code, reason);
@@ -428,11 +441,14 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         );
       } else if (isNotFoundError(error)) {
         this.#fail(
-          new SubscriptionNotFoundError('The server refused the WebSocket handshake: the conversation does not exist', {
-            closeCode: code,
-            closeReason: reason,
-            cause: error,
-          }),
+          new SubscriptionNotFoundError(
+            'The server refused the WebSocket handshake: the conversation does not exist',
+            {
+              closeCode: code,
+              closeReason: reason,
+              cause: error,
+            },
+          ),
         );
       } else {
         this.#retry(conn, { reason: 'error', closeCode: code, closeReason: reason, error });
@@ -522,11 +538,14 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     this.#attempt += 1;
     if (this.#attempt > this.#reconnect.maxAttempts) {
       this.#fail(
-        new SubscriptionConnectionError(`Gave up after ${this.#reconnect.maxAttempts} failed connection attempts`, {
-          closeCode: info.closeCode,
-          closeReason: info.closeReason,
-          cause: info.error,
-        }),
+        new SubscriptionConnectionError(
+          `Gave up after ${this.#reconnect.maxAttempts} failed connection attempts`,
+          {
+            closeCode: info.closeCode,
+            closeReason: info.closeReason,
+            cause: info.error,
+          },
+        ),
       );
       return;
     }
@@ -623,7 +642,9 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     try {
       (this.emit as (name: string, ...rest: unknown[]) => boolean)(name, ...args);
     } catch (error) {
-      this.#ctx.logger.warn(`a '${String(name)}' listener threw: ${(error as Error)?.message ?? String(error)}`);
+      this.#ctx.logger.warn(
+        `a '${String(name)}' listener threw: ${(error as Error)?.message ?? String(error)}`,
+      );
       if (name !== 'error') this.#emit('error', error instanceof Error ? error : new Error(String(error)));
     }
   }
@@ -657,7 +678,7 @@ function validateOptions(options: SubscribeOptions): void {
       typeof value === 'number' &&
       value > 0 &&
       (Number.isInteger(value) || (allowInfinity && value === Number.POSITIVE_INFINITY));
-    if (!ok) throw new RequestValidationError(`must be a positive integer, got ${String(value)}`, field);
+    if (!ok) throw invalid(field, `must be a positive integer, got ${String(value)}`);
   };
   positive(options.maxBufferedEvents, 'options.maxBufferedEvents');
   positive(options.readyTimeout, 'options.readyTimeout');
@@ -668,16 +689,16 @@ function validateOptions(options: SubscribeOptions): void {
   positive(options.reconnect?.maxAttempts, 'options.reconnect.maxAttempts', true);
   const { after, auth, onOverflow } = options;
   if (auth !== undefined && !['auto', 'first-message', 'header', 'query'].includes(auth)) {
-    throw new RequestValidationError(`must be auto, first-message, header or query, got ${String(auth)}`, 'options.auth');
+    throw invalid('options.auth', `must be auto, first-message, header or query, got ${String(auth)}`);
   }
   if (onOverflow !== undefined && onOverflow !== 'pause' && onOverflow !== 'error') {
-    throw new RequestValidationError(`must be pause or error, got ${String(onOverflow)}`, 'options.onOverflow');
+    throw invalid('options.onOverflow', `must be pause or error, got ${String(onOverflow)}`);
   }
   if (after !== undefined) {
     const timestamp = typeof after === 'string' ? after : after?.timestamp;
     const ids = typeof after === 'string' ? [] : after?.eventIds;
     if (typeof timestamp !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(timestamp) || !Array.isArray(ids)) {
-      throw new RequestValidationError('must be a server timestamp or a subscription position', 'options.after');
+      throw invalid('options.after', 'must be a server timestamp or a subscription position');
     }
   }
 }

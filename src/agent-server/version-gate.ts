@@ -68,7 +68,8 @@ export function compareAgentServerVersions(a: string, b: string): number | undef
 
 /** True when `version` parses and is at least the feature's minimum. Unparseable counts as too old. */
 export function supportsFeature(version: string | undefined, feature: AgentServerFeature): boolean {
-  const comparison = version === undefined ? undefined : compareAgentServerVersions(version, feature.minVersion);
+  const comparison =
+    version === undefined ? undefined : compareAgentServerVersions(version, feature.minVersion);
   return comparison !== undefined && comparison >= 0;
 }
 

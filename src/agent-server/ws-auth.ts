@@ -35,7 +35,8 @@ export function resolveAuth(
       return 'query';
     default:
       if (supportsFeature(version, AGENT_SERVER_FEATURES.websocketFirstMessageAuth)) return 'first-message';
-      if (runtimeSendsHeaders && supportsFeature(version, AGENT_SERVER_FEATURES.websocketHeaderAuth)) return 'header';
+      if (runtimeSendsHeaders && supportsFeature(version, AGENT_SERVER_FEATURES.websocketHeaderAuth))
+        return 'header';
       return 'query';
   }
 }
@@ -56,7 +57,11 @@ export function resendQuery(request: ResendRequest, version: string | undefined)
 }
 
 /** notes §2.1: `ws(s)://{host}{base_path}/sockets/events/{conversation_id}` (no `/api` prefix). */
-export function eventsSocketUrl(baseUrl: string, conversationId: string, query: Record<string, string>): string {
+export function eventsSocketUrl(
+  baseUrl: string,
+  conversationId: string,
+  query: Record<string, string>,
+): string {
   const url = new URL(`${baseUrl.replace(/\/+$/, '')}/sockets/events/${encodeURIComponent(conversationId)}`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);

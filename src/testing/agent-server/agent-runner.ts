@@ -26,7 +26,8 @@ export class AgentRunner {
   isRunning(conversationId: string): boolean {
     const conversation = this.#store.getConversation(conversationId);
     return (
-      this.#running.has(conversation?.id ?? conversationId) || conversation?.info.execution_status === 'running'
+      this.#running.has(conversation?.id ?? conversationId) ||
+      conversation?.info.execution_status === 'running'
     );
   }
 

@@ -44,7 +44,9 @@ export function pageOf<T>(
 }
 
 export function sortByTimestamp(events: readonly StoredEvent[], descending: boolean): StoredEvent[] {
-  const sorted = [...events].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
+  const sorted = [...events].sort((a, b) =>
+    a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0,
+  );
   return descending ? sorted.reverse() : sorted;
 }
 

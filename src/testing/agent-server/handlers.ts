@@ -90,7 +90,9 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
       const infos = [...store.conversations.values()]
         .filter((conversation) => !status || conversation.info.execution_status === status)
         .map((conversation) => store.info(conversation.id));
-      infos.sort((a, b) => (String(a[field]) < String(b[field]) ? -1 : String(a[field]) > String(b[field]) ? 1 : 0));
+      infos.sort((a, b) =>
+        String(a[field]) < String(b[field]) ? -1 : String(a[field]) > String(b[field]) ? 1 : 0,
+      );
       if (order.endsWith('_DESC')) infos.reverse();
       // notes §1.3: conversation pages are keyed by the 32-hex form of the id.
       const hex = (info: Record<string, unknown>) => String(info.id).replaceAll('-', '');
@@ -107,10 +109,17 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
     http.post(`${base}/api/conversations`, async ({ request }) => {
       if (isUnauthorized(request, key)) return unauthorized();
       const body = (await request.json().catch(() => null)) as Record<string, unknown> | null;
-      const missing = ['agent', 'workspace'].filter((field) => typeof body?.[field] !== 'object' || body[field] === null);
+      const missing = ['agent', 'workspace'].filter(
+        (field) => typeof body?.[field] !== 'object' || body[field] === null,
+      );
       if (!body || missing.length > 0) {
         return validationError(
-          missing.map((field) => ({ type: 'missing', loc: ['body', field], msg: 'Field required', input: body })),
+          missing.map((field) => ({
+            type: 'missing',
+            loc: ['body', field],
+            msg: 'Field required',
+            input: body,
+          })),
         );
       }
       const requested = typeof body.conversation_id === 'string' ? body.conversation_id : undefined;
@@ -125,7 +134,9 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
         workspace: body.workspace as Record<string, unknown>,
         ...(typeof body.max_iterations === 'number' ? { max_iterations: body.max_iterations } : {}),
         ...(typeof body.stuck_detection === 'boolean' ? { stuck_detection: body.stuck_detection } : {}),
-        ...(body.confirmation_policy ? { confirmation_policy: body.confirmation_policy as Record<string, unknown> } : {}),
+        ...(body.confirmation_policy
+          ? { confirmation_policy: body.confirmation_policy as Record<string, unknown> }
+          : {}),
       });
       const initial = body.initial_message as { content?: { text?: string }[]; run?: boolean } | undefined;
       if (initial?.content) {
@@ -145,26 +156,35 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
         filterEvents(found.conversation.events, filterFrom(url)),
         url.searchParams.get('sort_order') === 'TIMESTAMP_DESC',
       );
-      return HttpResponse.json(pageOf(events, (event) => event.id, url.searchParams.get('page_id'), checked.limit));
+      return HttpResponse.json(
+        pageOf(events, (event) => event.id, url.searchParams.get('page_id'), checked.limit),
+      );
     }),
 
     http.get(`${base}/api/conversations/:conversationId/events/count`, ({ request, params }) => {
       const found = lookup(request, params);
       if ('response' in found) return found.response;
-      return HttpResponse.json(filterEvents(found.conversation.events, filterFrom(new URL(request.url))).length);
+      return HttpResponse.json(
+        filterEvents(found.conversation.events, filterFrom(new URL(request.url))).length,
+      );
     }),
 
-    http.post(`${base}/api/conversations/:conversationId/events/respond_to_confirmation`, async ({ request, params }) => {
-      const found = lookup(request, params);
-      if ('response' in found) return found.response;
-      const body = (await request.json().catch(() => null)) as { accept?: unknown } | null;
-      if (typeof body?.accept !== 'boolean') {
-        return validationError([{ type: 'missing', loc: ['body', 'accept'], msg: 'Field required', input: body }]);
-      }
-      // notes §1.2: accept runs (an "already running" is swallowed); reject leaves the loop stopped.
-      if (body.accept) runner.run(found.conversation.id);
-      return success();
-    }),
+    http.post(
+      `${base}/api/conversations/:conversationId/events/respond_to_confirmation`,
+      async ({ request, params }) => {
+        const found = lookup(request, params);
+        if ('response' in found) return found.response;
+        const body = (await request.json().catch(() => null)) as { accept?: unknown } | null;
+        if (typeof body?.accept !== 'boolean') {
+          return validationError([
+            { type: 'missing', loc: ['body', 'accept'], msg: 'Field required', input: body },
+          ]);
+        }
+        // notes §1.2: accept runs (an "already running" is swallowed); reject leaves the loop stopped.
+        if (body.accept) runner.run(found.conversation.id);
+        return success();
+      },
+    ),
 
     http.post(`${base}/api/conversations/:conversationId/events`, async ({ request, params }) => {
       const found = lookup(request, params);
@@ -175,7 +195,9 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
         run?: boolean;
       } | null;
       if (!body || !Array.isArray(body.content)) {
-        return validationError([{ type: 'missing', loc: ['body', 'content'], msg: 'Field required', input: body }]);
+        return validationError([
+          { type: 'missing', loc: ['body', 'content'], msg: 'Field required', input: body },
+        ]);
       }
       const text = body.content.map((item) => item.text ?? '').join(' ');
       const role = body.role ?? 'user';
@@ -215,7 +237,12 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
       const title = body?.title;
       if (typeof title !== 'string' || title.length < 1 || title.length > 200) {
         return validationError([
-          { type: 'string_too_short', loc: ['body', 'title'], msg: 'String should have 1 to 200 characters', input: title },
+          {
+            type: 'string_too_short',
+            loc: ['body', 'title'],
+            msg: 'String should have 1 to 200 characters',
+            input: title,
+          },
         ]);
       }
       const conversation = store.getConversation(id);
@@ -249,19 +276,27 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
       return success();
     }),
 
-    http.post(`${base}/api/conversations/:conversationId/confirmation_policy`, async ({ request, params }) => {
-      const found = lookup(request, params, () => plainStatus(404));
-      if ('response' in found) return found.response;
-      const body = (await request.json().catch(() => null)) as { policy?: { kind?: unknown } } | null;
-      const kind = body?.policy?.kind;
-      if (kind !== 'NeverConfirm' && kind !== 'AlwaysConfirm' && kind !== 'ConfirmRisky') {
-        return validationError([
-          { type: 'union_tag_invalid', loc: ['body', 'policy'], msg: 'Input tag does not match', input: body?.policy },
-        ]);
-      }
-      store.publish(found.conversation.id, store.stateUpdate('confirmation_policy', body?.policy));
-      return success();
-    }),
+    http.post(
+      `${base}/api/conversations/:conversationId/confirmation_policy`,
+      async ({ request, params }) => {
+        const found = lookup(request, params, () => plainStatus(404));
+        if ('response' in found) return found.response;
+        const body = (await request.json().catch(() => null)) as { policy?: { kind?: unknown } } | null;
+        const kind = body?.policy?.kind;
+        if (kind !== 'NeverConfirm' && kind !== 'AlwaysConfirm' && kind !== 'ConfirmRisky') {
+          return validationError([
+            {
+              type: 'union_tag_invalid',
+              loc: ['body', 'policy'],
+              msg: 'Input tag does not match',
+              input: body?.policy,
+            },
+          ]);
+        }
+        store.publish(found.conversation.id, store.stateUpdate('confirmation_policy', body?.policy));
+        return success();
+      },
+    ),
   ];
 }
 

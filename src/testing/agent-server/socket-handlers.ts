@@ -23,7 +23,9 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
       // msw hands over the constructor's second argument as `protocols`: `{ headers }` for header auth.
       const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
       const headers = protocols?.headers ?? {};
-      const headerKey = Object.entries(headers).find(([name]) => name.toLowerCase() === 'x-session-api-key')?.[1];
+      const headerKey = Object.entries(headers).find(
+        ([name]) => name.toLowerCase() === 'x-session-api-key',
+      )?.[1];
       if (decideHandshake(client.url, headerKey, simulation) === 'refuse') {
         client.close(1006, '');
         return;

@@ -23,7 +23,11 @@ export interface SocketPeer {
 }
 
 /** Whether a handshake is accepted; `refuse` is the anchor's close-before-accept, an HTTP 403 to the client. */
-export function decideHandshake(url: URL, headerKey: string | undefined, options: SocketSimulationOptions): 'accept' | 'refuse' {
+export function decideHandshake(
+  url: URL,
+  headerKey: string | undefined,
+  options: SocketSimulationOptions,
+): 'accept' | 'refuse' {
   if (options.sessionApiKey === undefined) return 'accept';
   const legacy = legacyKey(url, headerKey, options.version);
   if (legacy !== undefined) return legacy === options.sessionApiKey ? 'accept' : 'refuse';
@@ -54,7 +58,8 @@ export class EventSocketSession {
     this.#options = options;
     this.#conversationId = decodeURIComponent(url.pathname.split('/').pop() ?? '');
     this.#authenticated =
-      options.sessionApiKey === undefined || legacyKey(url, headerKey, options.version) === options.sessionApiKey;
+      options.sessionApiKey === undefined ||
+      legacyKey(url, headerKey, options.version) === options.sessionApiKey;
   }
 
   /** Call once the socket is open. */
@@ -63,7 +68,10 @@ export class EventSocketSession {
       this.#subscribe();
       return;
     }
-    this.#authTimer = setTimeout(() => this.#close(4001, 'Authentication failed'), this.#options.authTimeoutMs ?? 10_000);
+    this.#authTimer = setTimeout(
+      () => this.#close(4001, 'Authentication failed'),
+      this.#options.authTimeoutMs ?? 10_000,
+    );
   }
 
   onMessage(text: string): void {
@@ -104,7 +112,10 @@ export class EventSocketSession {
     const content = record.content as { text?: unknown }[];
     const body = content.map((item) => (typeof item?.text === 'string' ? item.text : '')).join(' ');
     const store = this.#options.store;
-    store.publish(this.#conversationId, store.message(body, record.role === 'user' ? 'user' : 'agent', record.role));
+    store.publish(
+      this.#conversationId,
+      store.message(body, record.role === 'user' ? 'user' : 'agent', record.role),
+    );
     // notes §2.1: a message over the socket always runs the agent.
     this.#options.runner.run(this.#conversationId);
   }
@@ -119,13 +130,19 @@ export class EventSocketSession {
 
   #subscribe(): void {
     const { store } = this.#options;
-    const conversation = isUuid(this.#conversationId) ? store.getConversation(this.#conversationId) : undefined;
+    const conversation = isUuid(this.#conversationId)
+      ? store.getConversation(this.#conversationId)
+      : undefined;
     if (!conversation) {
       this.#close(4004, 'Conversation not found');
       return;
     }
     const cap = this.#options.maxSubscribersPerConversation;
-    if (cap !== undefined && atLeast(this.#options.version, [1, 22, 1]) && store.subscriberCount(conversation.id) >= cap) {
+    if (
+      cap !== undefined &&
+      atLeast(this.#options.version, [1, 22, 1]) &&
+      store.subscriberCount(conversation.id) >= cap
+    ) {
       this.#close(1013, 'Too many connections for this conversation');
       return;
     }

@@ -58,7 +58,10 @@ export class AgentServerStore {
   #lastMicros = 0;
 
   /** Adds a conversation; ids are stored dashed and lowercase, the server's canonical form. */
-  addConversation(id: string = crypto.randomUUID(), info: Partial<StoredConversationInfo> = {}): StoredConversation {
+  addConversation(
+    id: string = crypto.randomUUID(),
+    info: Partial<StoredConversationInfo> = {},
+  ): StoredConversation {
     const canonical = canonicalUuid(id);
     const now = new Date().toISOString();
     const conversation: StoredConversation = {
@@ -178,7 +181,13 @@ export class AgentServerStore {
   state(conversationId: string): Record<string, unknown> {
     const conversation = this.getConversation(conversationId);
     if (!conversation) throw new Error(`unknown conversation ${conversationId}`);
-    const { title: _title, metrics: _metrics, created_at: _created, updated_at: _updated, ...state } = conversation.info;
+    const {
+      title: _title,
+      metrics: _metrics,
+      created_at: _created,
+      updated_at: _updated,
+      ...state
+    } = conversation.info;
     return { id: conversation.id, ...structuredClone(state) };
   }
 
@@ -190,7 +199,11 @@ export class AgentServerStore {
   }
 
   /** A MessageEvent as the server stores a sent message (notes §1.2 POST /events). */
-  message(text: string, source: 'user' | 'agent' = 'user', role = source === 'user' ? 'user' : 'assistant'): StoredEvent {
+  message(
+    text: string,
+    source: 'user' | 'agent' = 'user',
+    role = source === 'user' ? 'user' : 'assistant',
+  ): StoredEvent {
     return {
       id: crypto.randomUUID(),
       timestamp: this.timestamp(),
@@ -204,8 +217,13 @@ export class AgentServerStore {
 
   // Per-key updates change the state, as on the server (notes §3.8).
   #applyStateUpdate(conversation: StoredConversation, event: StoredEvent): void {
-    if (event.kind !== 'ConversationStateUpdateEvent' || typeof event.key !== 'string' || event.key === 'full_state') {
-      if (event.kind === 'MessageEvent' && event.source === 'user') conversation.info.last_user_message_id = event.id;
+    if (
+      event.kind !== 'ConversationStateUpdateEvent' ||
+      typeof event.key !== 'string' ||
+      event.key === 'full_state'
+    ) {
+      if (event.kind === 'MessageEvent' && event.source === 'user')
+        conversation.info.last_user_message_id = event.id;
       return;
     }
     if (event.key in conversation.info) {

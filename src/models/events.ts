@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { ACTION_KIND_SET, buildActionSchemas } from './actions.js';
 import { buildContentSchemas, SecurityRiskSchema } from './content.js';
+import { lenientKindUnion } from './lenient-union.js';
 import { buildObservationSchemas, OBSERVATION_KIND_SET } from './observations.js';
 import {
   closedObject,
@@ -16,7 +17,6 @@ import {
   withDefault,
 } from './schema-kit.js';
 import { buildToolSchemas, TOOL_DEFINITION_KIND_SET } from './tools.js';
-import { lenientKindUnion } from './unknown.js';
 
 /** The 14 event kinds of spec 2.1, in the spec's order. */
 export const EVENT_KINDS = [
@@ -88,7 +88,7 @@ export function buildEventSchemas(mode: ParseMode) {
     ConversationStateUpdateEvent: kinded('ConversationStateUpdateEvent', {
       source: source('environment'),
       key: z.optional(z.string()),
-      value: z.unknown(),
+      value: z.optional(z.unknown()),
     }),
     LLMCompletionLogEvent: kinded('LLMCompletionLogEvent', {
       source: source('environment'),

@@ -52,6 +52,9 @@ export function eventModelJsonSchema(options: { io?: 'input' | 'output' } = {}):
       // `id` and `timestamp` defaults are generated per value (uuid4, now): no fixed default to publish.
       if ((ctx.zodSchema as unknown as Record<symbol, unknown>)[GENERATED_DEFAULT])
         delete ctx.jsonSchema.default;
+      // ISO date-times that may lack an offset (pydantic writes naive times) still are `date-time` fields.
+      if ((ctx.zodSchema._zod.def as { format?: string }).format === 'datetime')
+        ctx.jsonSchema.format = 'date-time';
     },
   });
   const defs: Record<string, unknown> = {};

@@ -10,7 +10,14 @@
  * only when it has a `null` to drop.
  */
 import type * as z from 'zod/mini';
-import { DISPATCH_TARGETS, isRecord } from './unknown.js';
+import { isRecord } from './unknown.js';
+
+/** Lenient kind unions, and the known union behind each (the plan follows the known union). */
+const KIND_UNION_TARGETS = new WeakMap<object, z.ZodMiniType>();
+
+export function registerKindUnion(schema: z.ZodMiniType, known: z.ZodMiniType): void {
+  KIND_UNION_TARGETS.set(schema, known);
+}
 
 const OBJECT = 0;
 const ARRAY = 1;
@@ -54,7 +61,7 @@ const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readon
 
 /** Builds the null-stripping plan of a schema; `undefined` where nothing inside is a known model object. */
 export function planFor(schema: z.ZodMiniType): Plan | undefined {
-  const target = DISPATCH_TARGETS.get(schema);
+  const target = KIND_UNION_TARGETS.get(schema);
   if (target) return planFor(target);
   const def = defOf(schema);
   if (WRAPPERS.has(def.type) && def.innerType) return planFor(def.innerType);

@@ -12,12 +12,13 @@ import type * as z from 'zod/mini';
 import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
 import { type ConversationState, ConversationStateSchema } from './conversation-state.js';
 import { EVENT_KIND_SET } from './events.js';
+import { compileSchema } from './lenient-union.js';
 import { PARSE_PARAMS } from './messages.js';
 import { type Plan, planFor, stripKnownNulls } from './nulls.js';
 import { redactEventJson, safeEventJson } from './redact.js';
 import type { ParseMode } from './schema-kit.js';
 import { type Event, lenientSchemas, strictSchemas } from './schemas.js';
-import { compileSchema, isKinded, makeUnknown, toValidationIssues } from './unknown.js';
+import { isKinded, makeUnknown, toValidationIssues } from './unknown.js';
 
 export interface ParseOptions {
   /** Default `lenient`. */

@@ -4,9 +4,8 @@
  * (a newer server changed a field). The value keeps its `kind` and every field untouched; a non-enumerable brand
  * (invisible to `JSON.stringify`) records why it is unknown and the validation issues, if any.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type { ValidationIssue } from '../core/errors.js';
-import { PARSE_PARAMS } from './messages.js';
 
 const UNKNOWN_BRAND = Symbol.for('agent-platform-sdk.models.unknown');
 
@@ -80,45 +79,12 @@ export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): Validat
   }));
 }
 
-/** Lenient kind unions, and the known union behind each (read by the null-stripping plan). */
-export const DISPATCH_TARGETS = new WeakMap<object, z.ZodMiniType>();
-
-/**
- * The lenient stand-in for a discriminated union on `kind`: known kinds are validated by `known`; any other object
- * with a string `kind` (an unknown kind, or a known kind with invalid fields) becomes a branded unknown value
- * keeping every field. Other values (not an object, no string `kind`) fail.
- *
- * A plain two-way union, so the known branch stays on zod's compiled fast path; the issues of an invalid known
- * kind are worked out only on that (rare) path.
- */
-export function lenientKindUnion<T extends z.ZodMiniType>(known: T, kinds: ReadonlySet<string>): T {
-  const fallback = z.pipe(
-    z.looseObject({ kind: z.string() }),
-    z.transform((value: { kind: string }) => {
-      if (!kinds.has(value.kind)) return brandUnknown(value, 'unknown-kind', []);
-      const result = known.safeParse(value, PARSE_PARAMS);
-      return brandUnknown(value, 'invalid', result.success ? [] : toValidationIssues(result.error.issues));
-    }),
-  );
-  const schema = z.union([known, fallback]);
-  DISPATCH_TARGETS.set(schema, known);
-  return schema as unknown as T;
-}
-
-function brandUnknown(
+/** Brands `value` itself (a fresh object the caller owns) as unknown. */
+export function brandUnknown(
   value: object,
   reason: UnknownInfo['reason'],
   issues: readonly ValidationIssue[],
 ): UnknownKinded {
   Object.defineProperty(value, UNKNOWN_BRAND, { value: { reason, issues }, enumerable: false });
   return value as UnknownKinded;
-}
-
-/**
- * zod 4's ahead-of-time compiler (`z.compile`, generated code via `new Function`) where allowed; it falls back to
- * the runtime parser by itself when a schema or the environment (CSP, `z.config({ jitless: true })`) refuses it.
- */
-export function compileSchema<T extends z.ZodMiniType>(schema: T): T {
-  if (z.config().jitless) return schema;
-  return z.compile(schema);
 }

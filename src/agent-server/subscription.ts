@@ -68,7 +68,7 @@ export interface SubscriptionContext {
 /** One socket and what belongs to it; a closed or replaced connection's callbacks are ignored. */
 interface Connection {
   readonly number: number;
-  readonly abort: AbortController;
+  abort: AbortController;
   socket: WebSocketLike | undefined;
   auth: ResolvedAuth;
   version: string | undefined;
@@ -166,6 +166,13 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     return this.#ledger.position();
   }
 
+  /** Events waiting in the fullest `for await` buffer (never more than `maxBufferedEvents`). */
+  get buffered(): number {
+    let most = 0;
+    for (const queue of this.#queues) most = Math.max(most, queue.size);
+    return most;
+  }
+
   get phase(): SubscriptionPhase {
     return this.#phase;
   }
@@ -227,6 +234,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       backfill: start.backfill,
     };
     this.#conn = conn;
+    this.#ledger.setFloor(conn.floor);
     let url: string;
     let key: string | undefined;
     try {
@@ -332,8 +340,10 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     } else if (!this.#ledger.isOld(idOf(event), timestampOf(event))) {
       conn.pending.push(event);
       if (conn.pending.length > Math.max(1000, this.#maxBuffered)) {
-        // Catching up takes longer than the server publishes: drop this connection, keep the progress, resume.
-        this.#abandon(conn, { reason: 'sync-overflow' });
+        // Catching up takes longer than the server publishes: drop this connection, keep the progress, resume
+        // (once the consumer has caught up, when it is the one holding things back).
+        if (this.#overflowing()) this.#onOverflow(conn);
+        else this.#abandon(conn, { reason: 'sync-overflow' });
       }
     }
   }
@@ -357,25 +367,25 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   /** Delivers the persisted events since the floor in order, then what the socket held back, then goes live. */
   async #catchUp(conn: Connection): Promise<void> {
     this.#phase = 'syncing';
-    this.#ledger.setFloor(conn.floor);
     if (conn.backfill) {
       try {
         for await (const page of this.#ctx.backfill(conn.floor?.timestamp, conn.abort.signal)) {
           if (this.#isStale(conn)) return;
-          for (const event of page.items) this.#deliver(event);
-          if (this.#overflowing()) await this.#drained();
-          if (this.#isStale(conn)) return;
+          if (!(await this.#deliverAll(conn, page.items))) return;
         }
       } catch (error) {
         if (!this.#isStale(conn)) this.#abandon(conn, { reason: 'sync-failed', error });
         return;
       }
     }
-    const held = conn.pending;
-    conn.pending = [];
     // Live frames and the resend interleave; the server's order is the timestamp order (stable for ties).
-    held.sort(compareTimestamps);
-    for (const event of held) this.#deliver(event);
+    // Frames keep arriving while a slow consumer is waited for: take them in batches until none is left.
+    while (conn.pending.length > 0) {
+      const held = conn.pending;
+      conn.pending = [];
+      held.sort(compareTimestamps);
+      if (!(await this.#deliverAll(conn, held))) return;
+    }
     conn.live = true;
     this.#phase = 'live';
     this.#attempt = 0;
@@ -385,7 +395,25 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       auth: conn.auth,
       serverVersion: conn.version,
     });
-    if (this.#overflowing()) this.#onOverflow(conn);
+  }
+
+  /**
+   * Delivers catch-up events one by one, waiting for a slow `for await` loop whenever its buffer is full, so
+   * the buffer never holds more than `maxBufferedEvents`. False when the connection ended meanwhile.
+   */
+  async #deliverAll(conn: Connection, events: readonly Event[]): Promise<boolean> {
+    for (const event of events) {
+      if (this.#overflowing()) {
+        if (this.#options.onOverflow === 'error' || !this.#resume) {
+          this.#onOverflow(conn);
+          return false;
+        }
+        await this.#drained();
+        if (this.#isStale(conn)) return false;
+      }
+      this.#deliver(event);
+    }
+    return true;
   }
 
   #onClose(conn: Connection, code: number, reason: string): void {
@@ -412,6 +440,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         ),
       );
     } else if (!conn.opened) {
+      // The connection's controller was aborted with it; the probe gets its own (aborted by close/abort).
+      conn.abort = new AbortController();
       void this.#classifyRefusal(conn, code, reason);
     } else {
       this.#retry(conn, {

@@ -10,7 +10,7 @@ import {
   isUnprocessableEntityError,
   type RequestValidationError,
 } from '../../src/core/errors.js';
-import { agentServerHandlers } from '../../src/testing/agent-server/handlers.js';
+import { agentRunnerFor, agentServerHandlers } from '../../src/testing/agent-server/handlers.js';
 import { AgentServerStore, type StoredEvent } from '../../src/testing/agent-server/store.js';
 import { useMswServer } from '../helpers/msw.js';
 
@@ -47,6 +47,8 @@ function seed(count: number): StoredEvent[] {
 const searchUrls = () => requests.filter((r) => r.url.includes('/events/search')).map((r) => new URL(r.url));
 
 beforeEach(() => {
+  // A turn started by an earlier test (send with run: true) must not write into this test's conversation.
+  agentRunnerFor(store).dispose();
   store.conversations.clear();
   store.addConversation(CONVERSATION);
 });

@@ -1,0 +1,63 @@
+import type { WebSocketHandler } from 'msw';
+import { ws } from 'msw/ws';
+import { agentServerHandlers } from '../../src/testing/agent-server/handlers.js';
+import { agentServerSocketHandlers } from '../../src/testing/agent-server/socket-handlers.js';
+import { AgentServerStore } from '../../src/testing/agent-server/store.js';
+
+/** What the mock server saw of one websocket connection. */
+export interface SeenConnection {
+  url: URL;
+  headers: Record<string, string>;
+  /** Frames the client sent. */
+  frames: string[];
+  closed: boolean;
+  /** Server-side handle: send a raw frame or close with a code. */
+  client: { send(data: string): void; close(code?: number, reason?: string): void };
+}
+
+/**
+ * A simulated agent server of one version on its own host (msw ws handlers of one host do not see another
+ * host's connections), plus a recorder of every socket connection.
+ */
+export function simulatedServer(
+  host: string,
+  options: { version: string; sessionApiKey?: string; maxSubscribersPerConversation?: number; authTimeoutMs?: number },
+) {
+  const store = new AgentServerStore();
+  const baseUrl = `http://${host}`;
+  const connections: SeenConnection[] = [];
+  const recorder: WebSocketHandler = ws
+    .link(`ws://${host}/sockets/events/:conversationId`)
+    .addEventListener('connection', ({ client, info }) => {
+      const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
+      const seen: SeenConnection = { url: client.url, headers: protocols?.headers ?? {}, frames: [], closed: false, client };
+      connections.push(seen);
+      client.addEventListener('message', (event) => seen.frames.push(String(event.data)));
+      client.addEventListener('close', () => {
+        seen.closed = true;
+      });
+    });
+  const handlers = [
+    ...agentServerHandlers({ baseUrl, store, version: options.version, sessionApiKey: options.sessionApiKey, agent: { stepDelayMs: 1 } }),
+    ...agentServerSocketHandlers({ baseUrl, store, ...options }),
+    recorder,
+  ];
+  return { baseUrl, store, connections, handlers };
+}
+
+/** Waits until `predicate` holds (polling every few ms), or fails after `timeout` ms. */
+export async function until(predicate: () => boolean, timeout = 5_000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (!predicate()) {
+    if (Date.now() - started > timeout) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The text of a MessageEvent, else its kind. */
+export function label(event: { kind: string; llm_message?: unknown }): string {
+  const content = (event.llm_message as { content?: { text?: string }[] } | undefined)?.content;
+  return content?.[0]?.text ?? event.kind;
+}

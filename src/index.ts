@@ -7,3 +7,4 @@ export type { ClientOptions, Credential, RequestOptions } from './core/options.j
 export * from './gateway/index.js';
 export * from './models/index.js';
 export * from './platform/index.js';
+export * from './runtime/index.js';

@@ -25,4 +25,17 @@ export {
   type StoredAppConversation,
   type StoredProfile,
 } from './testing/platform/store.js';
+export { type RuntimeApiHandlersOptions, runtimeApiHandlers } from './testing/runtime/handlers.js';
+export {
+  type ConfigSource,
+  DEFAULT_INSTALLER_CONFIG,
+  type InstallerConfig,
+  type LoginOutcome,
+  type PoolChange,
+  type RuntimeApiLogEntry,
+  RuntimeApiState,
+  type RuntimeApiStateOptions,
+  type StoredApiKey,
+  type WarmPool,
+} from './testing/runtime/state.js';
 export { type LoopbackServer, serveHandlers } from './testing/serve-http.js';

@@ -1,0 +1,153 @@
+/**
+ * A tiny argument parser for the CLIs: long options (`--name value`, `--name=value`), short aliases
+ * (`-o value`), boolean flags, positionals, `--` to end options, and `-` as a value (stdin/stdout).
+ */
+
+export interface OptionSpec {
+  /** Long name without dashes, e.g. `output`. */
+  name: string;
+  /** One-letter alias without the dash, e.g. `o`. */
+  short?: string;
+  /** `string` takes a value; `boolean` is a flag. */
+  type: 'string' | 'boolean';
+  /** Shown in help, e.g. `FILE`. */
+  valueName?: string;
+  description: string;
+}
+
+export interface PositionalSpec {
+  name: string;
+  description: string;
+  required?: boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  /** Extra help text after the option list. */
+  details?: string;
+  positionals: PositionalSpec[];
+  options: OptionSpec[];
+}
+
+export interface ParsedArgs {
+  positionals: Record<string, string | undefined>;
+  options: Record<string, string | boolean | undefined>;
+  help: boolean;
+}
+
+/** A command line that does not fit the command (exit 2, like argparse). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const HELP: OptionSpec = {
+  name: 'help',
+  short: 'h',
+  type: 'boolean',
+  description: 'Show this help and exit.',
+};
+
+export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArgs {
+  const options: Record<string, string | boolean | undefined> = {};
+  const values: string[] = [];
+  const all = [...spec.options, HELP];
+  let help = false;
+  let onlyPositionals = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (onlyPositionals || arg === '-' || !arg.startsWith('-')) {
+      values.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      onlyPositionals = true;
+      continue;
+    }
+    let option: OptionSpec | undefined;
+    let inline: string | undefined;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      inline = eq === -1 ? undefined : arg.slice(eq + 1);
+      option = all.find((candidate) => candidate.name === name);
+    } else {
+      option = all.find((candidate) => candidate.short === arg[1]);
+      if (arg.length > 2) inline = arg.slice(2);
+    }
+    if (!option) throw new UsageError(`unrecognized argument: ${arg}`);
+    if (option === HELP) {
+      help = true;
+      continue;
+    }
+    if (option.type === 'boolean') {
+      if (inline !== undefined)
+        throw new UsageError(`argument ${display(option)}: ignored explicit argument '${inline}'`);
+      options[option.name] = true;
+      continue;
+    }
+    if (inline !== undefined) {
+      options[option.name] = inline;
+      continue;
+    }
+    const value = argv[i + 1];
+    if (value === undefined || (value.startsWith('-') && value !== '-')) {
+      throw new UsageError(`argument ${display(option)}: expected one argument`);
+    }
+    options[option.name] = value;
+    i++;
+  }
+  const positionals: Record<string, string | undefined> = {};
+  if (!help) {
+    const missing = spec.positionals.slice(values.length).filter((p) => p.required !== false);
+    if (missing.length > 0) {
+      throw new UsageError(`the following arguments are required: ${missing.map((p) => p.name).join(', ')}`);
+    }
+    if (values.length > spec.positionals.length) {
+      throw new UsageError(`unrecognized arguments: ${values.slice(spec.positionals.length).join(' ')}`);
+    }
+  }
+  spec.positionals.forEach((positional, index) => {
+    positionals[positional.name] = values[index];
+  });
+  return { positionals, options, help };
+}
+
+function display(option: OptionSpec): string {
+  return option.short ? `-${option.short}/--${option.name}` : `--${option.name}`;
+}
+
+/** `usage: prog name <pos> [options]` */
+export function usageLine(prog: string, spec: CommandSpec): string {
+  const positionals = spec.positionals.map((p) => (p.required === false ? `[${p.name}]` : p.name));
+  const options = spec.options.map((option) => {
+    const flag = option.short ? `-${option.short}` : `--${option.name}`;
+    return option.type === 'boolean' ? `[${flag}]` : `[${flag} ${option.valueName ?? 'VALUE'}]`;
+  });
+  return `usage: ${[prog, spec.name, ...positionals, ...options].join(' ')}`;
+}
+
+/** The help text of one command. */
+export function helpText(prog: string, spec: CommandSpec): string {
+  const rows: [string, string][] = [
+    ...spec.positionals.map((p): [string, string] => [p.name, p.description]),
+    ...[...spec.options, HELP].map((option): [string, string] => {
+      const value = option.type === 'string' ? ` ${option.valueName ?? 'VALUE'}` : '';
+      const flags = option.short ? `-${option.short}, --${option.name}${value}` : `--${option.name}${value}`;
+      return [flags, option.description];
+    }),
+  ];
+  const width = Math.min(28, Math.max(...rows.map(([left]) => left.length)) + 2);
+  const lines = rows.map(([left, right]) =>
+    left.length + 2 > width ? `  ${left}\n  ${' '.repeat(width)}${right}` : `  ${left.padEnd(width)}${right}`,
+  );
+  return [
+    usageLine(prog, spec),
+    '',
+    spec.summary,
+    '',
+    'arguments and options:',
+    ...lines,
+    ...(spec.details ? ['', spec.details] : []),
+  ].join('\n');
+}

@@ -1,0 +1,574 @@
+import type * as z from 'zod';
+import { SecretRegistry } from '../core/auth.js';
+import { BaseClient } from '../core/base-client.js';
+import { errorMessageFromBody } from '../core/error-body.js';
+import {
+  type APIError,
+  apiErrorClassFor,
+  isAuthenticationError,
+  isBadRequestError,
+  RequestValidationError,
+} from '../core/errors.js';
+import {
+  type ClientOptions,
+  type Credential,
+  type RequestOptions,
+  readEnv,
+  resolveCredential,
+} from '../core/options.js';
+import type { CallSpec, Decoder } from '../core/transport.js';
+import { requireNonEmptyString } from '../core/validate.js';
+import { deriveTemplate, prepareWarmRuntimeConfigBody, type TemplateOverrides } from './body.js';
+import {
+  checkEphemeralStorage,
+  configsUsingImage,
+  findSharedImages,
+  type SharedImage,
+  type StorageCheck,
+  type StorageCheckOptions,
+  type UpgradeChecklistOptions,
+  type UpgradeStep,
+  upgradeChecklist,
+} from './checks.js';
+import { computeAdminLoginHash, type Pbkdf2Engine } from './compute-admin-login-hash.js';
+import {
+  AdminDisabledError,
+  AdminLoginError,
+  isAdminDisabledError,
+  RuntimePreconditionError,
+  WarmRuntimeConfigNotFoundError,
+} from './errors.js';
+import { jwtExpiresAt } from './jwt.js';
+import {
+  type ApiKey,
+  runtimeSchemas,
+  type WarmRuntimeConfig,
+  type WarmRuntimeConfigBody,
+} from './schemas.js';
+
+/** Admin JWT lifetime when the token carries no `exp` claim (spec 5.3, 8). */
+export const ADMIN_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export interface RuntimeAdminClientOptions extends ClientOptions {
+  /** `{runtime_api_url}`; default `RUNTIME_API_URL`. E.g. `https://runtime-api.example.com`. */
+  baseUrl?: string;
+  /** Admin password for the PBKDF2 challenge-response login (spec 5.3); default `ADMIN_PASSWORD`. */
+  adminPassword?: Credential;
+  /**
+   * A pre-obtained admin JWT: used instead of the login handshake. When the service refuses it (401) and an
+   * admin password is configured, the client logs in.
+   */
+  adminToken?: Credential;
+  /**
+   * A regular API key, sent as `X-API-Key` to `GET /api/warm-runtime-configs`; default `API_KEY`. Without one
+   * the client logs in and uses the key named `default` (spec 4.2).
+   */
+  apiKey?: Credential;
+  /** Read `RUNTIME_API_URL`, `ADMIN_PASSWORD` and `API_KEY` for missing options. Default true. */
+  env?: boolean;
+  /** Log in again this long before the JWT's expiry, in ms. Default 60 000. */
+  tokenRefreshMargin?: number;
+  /** PBKDF2 implementation of the login; default `auto` (WebCrypto when present, else @noble/hashes). */
+  pbkdf2Engine?: Pbkdf2Engine;
+  /** The clock, in ms since the epoch (for tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** The answer to a save: the configuration as stored. */
+export type SavedWarmRuntimeConfig = WarmRuntimeConfigBody & { name: string; source?: 'file' | 'db' };
+
+export interface SaveOptions extends RequestOptions {
+  /**
+   * Refuse (with `RuntimePreconditionError` code `SHARED_IMAGE`, before the PUT) when another configuration of
+   * the effective set already uses the body's image (spec 2.4 rule 1). Costs one list call. Default false.
+   */
+  rejectSharedImage?: boolean;
+}
+
+export interface DeleteResult {
+  name: string;
+  /** The service's confirmation, or `Deleted <name>` when it sent none. */
+  message: string;
+}
+
+export interface PoolChecks {
+  /** Rule 1: images shared by two or more configurations. */
+  sharedImages: SharedImage[];
+  /** Rule 2, when `nodeCapacity` was given. */
+  storage?: StorageCheck;
+  /** Spec 9: the steps to run after a platform upgrade. */
+  upgrade: UpgradeStep[];
+}
+
+interface Session {
+  token: string;
+  expiresAt: number;
+  /** `login`: from our handshake; `option`: the `adminToken` option. */
+  origin: 'login' | 'option';
+}
+
+type AdminSpec<T> = Omit<CallSpec<T>, 'mapError'> & { mapError?: (error: APIError) => APIError };
+
+/**
+ * Sandbox-pool administration (spec 4.2): the admin login, API keys and warm-runtime configurations, with the
+ * JWT kept and renewed for you, and checks that catch pool layouts that break a cluster.
+ *
+ * Credentials: admin routes send `Authorization: Bearer <admin JWT>`; `GET /api/warm-runtime-configs` sends
+ * only `X-API-Key` (it refuses the JWT, spec 5.4).
+ */
+export class RuntimeAdminClient extends BaseClient {
+  readonly #secrets: SecretRegistry;
+  readonly #adminPassword: Credential | undefined;
+  readonly #adminToken: Credential | undefined;
+  readonly #apiKey: Credential | undefined;
+  readonly #margin: number;
+  readonly #engine: Pbkdf2Engine;
+  readonly #now: () => number;
+  #session: Session | undefined;
+  #adminTokenRefused = false;
+  #login: Promise<string> | undefined;
+  #defaultKey: string | undefined;
+  #defaultKeyLookup: Promise<string> | undefined;
+
+  constructor(options: RuntimeAdminClientOptions = {}) {
+    const useEnv = options.env !== false;
+    const env = (name: string) => (useEnv ? readEnv(name) : undefined);
+    const baseUrl = options.baseUrl ?? env('RUNTIME_API_URL');
+    if (!baseUrl) {
+      throw new RuntimePreconditionError(
+        'MISSING_BASE_URL',
+        'RUNTIME_API_URL is not set. Export it (e.g. https://runtime-api.<your-base-domain>) or pass baseUrl.',
+      );
+    }
+    const adminPassword = options.adminPassword ?? env('ADMIN_PASSWORD');
+    const apiKey = options.apiKey ?? env('API_KEY');
+    const secrets = new SecretRegistry();
+    for (const credential of [adminPassword, apiKey, options.adminToken]) {
+      if (typeof credential === 'string') secrets.add(credential);
+    }
+    const {
+      adminPassword: _p,
+      adminToken: _t,
+      apiKey: _k,
+      env: _e,
+      tokenRefreshMargin: _m,
+      pbkdf2Engine: _g,
+      now: _n,
+      ...transportOptions
+    } = options;
+    super(
+      { ...transportOptions, baseUrl, secrets: secrets.list },
+      { adminPassword, adminToken: options.adminToken, apiKey },
+    );
+    this.#secrets = secrets;
+    this.#adminPassword = adminPassword;
+    this.#adminToken = options.adminToken;
+    this.#apiKey = apiKey;
+    this.#margin = options.tokenRefreshMargin ?? 60_000;
+    this.#engine = options.pbkdf2Engine ?? 'auto';
+    this.#now = options.now ?? Date.now;
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Admin login and token lifecycle.
+
+  /**
+   * The challenge-response login (spec 5.3): `GET /api/admin/challenge`, PBKDF2 hash, `POST /api/admin/login`.
+   * Returns the admin JWT and keeps it for later admin calls. A challenge refused as expired or reused is
+   * replaced by a fresh one once. Concurrent calls share one handshake.
+   *
+   * Throws `AdminDisabledError` (403: no admin password on the service), `AdminLoginError` (refused), or
+   * `RuntimePreconditionError` `MISSING_ADMIN_CREDENTIALS` (no password configured here).
+   */
+  login(options: RequestOptions = {}): Promise<string> {
+    this.#login ??= this.#handshake(options).finally(() => {
+      this.#login = undefined;
+    });
+    return this.#login;
+  }
+
+  /** Forgets the admin JWT (and the `default` API key looked up with it); the next admin call logs in. */
+  logout(): void {
+    this.#session = undefined;
+    this.#defaultKey = undefined;
+  }
+
+  /** When the kept admin JWT expires (ms since the epoch), or undefined when none is kept. */
+  get tokenExpiresAt(): number | undefined {
+    return this.#session?.expiresAt;
+  }
+
+  async #handshake(options: RequestOptions): Promise<string> {
+    const password = await resolveCredential(this.#adminPassword);
+    if (!password) throw missingAdminCredentials();
+    this.#secrets.add(password);
+    let refused: APIError | undefined;
+    // A challenge is single use and lives 5 minutes: one refused as expired or reused gets one fresh retry.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const challenge = await this.transport.request({
+        method: 'GET',
+        path: 'api/admin/challenge',
+        ...callOptions(options),
+        decode: decoder(runtimeSchemas().AdminChallenge),
+        mapError: adminDisabledOn403,
+      });
+      const hash = await computeAdminLoginHash(
+        password,
+        challenge.salt,
+        challenge.challenge,
+        challenge.iterations,
+        {
+          engine: this.#engine,
+        },
+      );
+      try {
+        const { token } = await this.transport.request({
+          method: 'POST',
+          path: 'api/admin/login',
+          json: { challenge: challenge.challenge, hash },
+          ...callOptions(options),
+          // The POST consumes the challenge: never replay it.
+          retry: false,
+          decode: decoder(runtimeSchemas().AdminLoginResponse),
+          mapError: adminDisabledOn403,
+        });
+        this.#secrets.add(token);
+        this.#session = {
+          token,
+          expiresAt: jwtExpiresAt(token) ?? this.#now() + ADMIN_TOKEN_LIFETIME_MS,
+          origin: 'login',
+        };
+        return token;
+      } catch (error) {
+        if (isAdminDisabledError(error) || !(isBadRequestError(error) || isAuthenticationError(error)))
+          throw error;
+        if (saysWrongPassword(error.body)) throw new AdminLoginError(error, 'password');
+        refused = error;
+      }
+    }
+    throw new AdminLoginError(refused!, 'challenge');
+  }
+
+  #canLogIn(): boolean {
+    return this.#adminPassword !== undefined;
+  }
+
+  #fresh(session: Session | undefined, now = this.#now()): session is Session {
+    return session !== undefined && now < session.expiresAt - this.#margin;
+  }
+
+  /** The JWT for the next admin call: the kept one while fresh, else `adminToken`, else a new login. */
+  async #bearer(options: RequestOptions): Promise<{ token: string; origin: Session['origin'] }> {
+    const now = this.#now();
+    if (this.#fresh(this.#session, now)) return this.#session;
+    if (this.#adminToken !== undefined && !this.#adminTokenRefused) {
+      const token = await resolveCredential(this.#adminToken);
+      if (token) {
+        this.#secrets.add(token);
+        const expiresAt = jwtExpiresAt(token);
+        const fresh = expiresAt === undefined || now < expiresAt - this.#margin;
+        if (fresh || !this.#canLogIn()) {
+          // A function credential is asked again each time; a string is kept like a login's token.
+          if (typeof this.#adminToken === 'string') {
+            this.#session = { token, expiresAt: expiresAt ?? Number.POSITIVE_INFINITY, origin: 'option' };
+          }
+          return { token, origin: 'option' };
+        }
+      }
+    }
+    if (!this.#canLogIn()) throw missingAdminCredentials();
+    return { token: await this.login(options), origin: 'login' };
+  }
+
+  /** After `refused` got a 401: a token another call obtained meanwhile, else a new login. */
+  async #renew(refused: string, options: RequestOptions): Promise<string> {
+    if (this.#fresh(this.#session) && this.#session.token !== refused) return this.#session.token;
+    return this.login(options);
+  }
+
+  /** An admin route: bearer JWT; on a 401, one new login and one retry. */
+  async #admin<T>(spec: AdminSpec<T>): Promise<T> {
+    const { mapError, ...rest } = spec;
+    const send = (token: string) =>
+      this.transport.request<T>({
+        ...rest,
+        headers: { ...rest.headers, authorization: `Bearer ${token}` },
+        mapError: (error) => {
+          const mapped = adminDisabledOn403(error, true);
+          return mapped === error && mapError ? mapError(error) : mapped;
+        },
+      });
+    const { token, origin } = await this.#bearer(spec);
+    try {
+      return await send(token);
+    } catch (error) {
+      if (!isAuthenticationError(error)) throw error;
+      if (this.#session?.token === token) this.#session = undefined;
+      if (!this.#canLogIn()) {
+        throw withMessage(
+          error,
+          `The admin token was refused (expired or invalid): ${errorMessageFromBody(error.body, 'unauthorized')}. Pass a new ADMIN_TOKEN, or ADMIN_PASSWORD to log in`,
+        );
+      }
+      // A refused token string is not offered again; the login's token replaces it.
+      if (origin === 'option' && typeof this.#adminToken === 'string') this.#adminTokenRefused = true;
+      return send(await this.#renew(token, spec));
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // API keys.
+
+  /** `GET /api/admin/api-keys` (admin JWT). The entry named `default` is the read-only key. */
+  async listApiKeys(options: RequestOptions = {}): Promise<ApiKey[]> {
+    const keys = await this.#admin({
+      method: 'GET',
+      path: 'api/admin/api-keys',
+      ...callOptions(options),
+      decode: decoder(runtimeSchemas().ApiKeyList),
+    });
+    for (const key of keys) this.#secrets.add(key.key_value);
+    return keys;
+  }
+
+  async #readKey(options: RequestOptions): Promise<{ key: string; derived: boolean }> {
+    const given = await resolveCredential(this.#apiKey);
+    if (given) {
+      this.#secrets.add(given);
+      return { key: given, derived: false };
+    }
+    if (this.#defaultKey) return { key: this.#defaultKey, derived: true };
+    if (!this.#canLogIn() && this.#adminToken === undefined) {
+      throw new RuntimePreconditionError(
+        'MISSING_API_KEY',
+        'API_KEY is not set, and no ADMIN_PASSWORD (or ADMIN_TOKEN) to fall back to. Either export API_KEY, or export ADMIN_PASSWORD so the client can fetch the default API key.',
+      );
+    }
+    this.#defaultKeyLookup ??= this.listApiKeys(options)
+      .then((keys) => {
+        const entry = keys.find((key) => key.name === 'default');
+        if (!entry) {
+          throw new RuntimePreconditionError(
+            'NO_DEFAULT_API_KEY',
+            "No API key named 'default' returned by /api/admin/api-keys.",
+          );
+        }
+        this.#defaultKey = entry.key_value;
+        return entry.key_value;
+      })
+      .finally(() => {
+        this.#defaultKeyLookup = undefined;
+      });
+    return { key: await this.#defaultKeyLookup, derived: true };
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Warm-runtime configurations.
+
+  /**
+   * `GET /api/warm-runtime-configs` with `X-API-Key` (never the admin JWT, spec 5.4): the effective set,
+   * installer entries (`source` `file`) merged with API entries (`db`), the API entry overriding.
+   */
+  async listWarmRuntimeConfigs(options: RequestOptions = {}): Promise<WarmRuntimeConfig[]> {
+    const send = (key: string) =>
+      this.transport.request({
+        method: 'GET',
+        path: 'api/warm-runtime-configs',
+        ...callOptions(options),
+        headers: { ...options.headers, 'x-api-key': key },
+        decode: decoder(runtimeSchemas().WarmRuntimeConfigList),
+      });
+    const { key, derived } = await this.#readKey(options);
+    try {
+      return (await send(key)).configs;
+    } catch (error) {
+      if (!isAuthenticationError(error)) throw error;
+      if (derived) {
+        // The default key was rotated since we looked it up: look again, once.
+        this.#defaultKey = undefined;
+        return (await send((await this.#readKey(options)).key)).configs;
+      }
+      const jwtHint = /^eyJ[\w-]+\.[\w-]+\./.test(key)
+        ? ' API_KEY looks like an admin JWT: this endpoint accepts only a regular API key (spec 5.4)'
+        : '';
+      throw withMessage(
+        error,
+        `The API key was refused: ${errorMessageFromBody(error.body, 'unauthorized')}.${jwtHint}`,
+      );
+    }
+  }
+
+  /**
+   * One configuration of the effective set by name. Throws `RuntimePreconditionError` `UNKNOWN_CONFIG` when
+   * there is none.
+   */
+  async getWarmRuntimeConfig(name: string, options: RequestOptions = {}): Promise<WarmRuntimeConfig> {
+    requireNonEmptyString(name, 'name');
+    const configs = await this.listWarmRuntimeConfigs(options);
+    const match = configs.find((config) => config.name === name);
+    if (!match) {
+      const known = configs.map((config) => config.name);
+      const hint =
+        known.length > 0
+          ? ` Known: ${known.join(', ')}.`
+          : ' The effective set is empty (on chart installs without overlay mode the installer entries, v1_current included, are not listed).';
+      throw new RuntimePreconditionError(
+        'UNKNOWN_CONFIG',
+        `No configuration named '${name}' in the effective set.${hint}`,
+      );
+    }
+    return match;
+  }
+
+  /**
+   * `PUT /api/admin/warm-runtime-configs/{name}`: creates or overwrites (spec 3: absent or `file` → `db`,
+   * `db` → `db` with new pods within about a minute). `name` and `source` are removed from the body, and the
+   * required fields of spec 2.4 are checked before sending (`RequestValidationError`).
+   */
+  async saveWarmRuntimeConfig(
+    name: string,
+    body: WarmRuntimeConfigBody | Record<string, unknown>,
+    options: SaveOptions = {},
+  ): Promise<SavedWarmRuntimeConfig> {
+    requireConfigName(name);
+    const prepared = prepareWarmRuntimeConfigBody(body);
+    if (options.rejectSharedImage) {
+      const others = configsUsingImage(await this.listWarmRuntimeConfigs(options), name, prepared.image);
+      if (others.length > 0) throw sharedImageError(name, prepared.image, others);
+    }
+    const saved = await this.#admin({
+      method: 'PUT',
+      path: configPath(name),
+      json: prepared,
+      ...callOptions(options),
+      decode: decoder(runtimeSchemas().SavedWarmRuntimeConfig),
+    });
+    return { ...prepared, ...saved, name: saved.name ?? name } as SavedWarmRuntimeConfig;
+  }
+
+  /**
+   * `DELETE /api/admin/warm-runtime-configs/{name}` (spec 3: `db` → `file` when an installer entry of that
+   * name exists, else removed). Throws `WarmRuntimeConfigNotFoundError` (404) when no database entry has the
+   * name, which includes installer entries such as `v1_current`.
+   */
+  async deleteWarmRuntimeConfig(name: string, options: RequestOptions = {}): Promise<DeleteResult> {
+    requireConfigName(name);
+    const answer = await this.#admin({
+      method: 'DELETE',
+      path: configPath(name),
+      ...callOptions(options),
+      decode: decoder(runtimeSchemas().DeleteResponse),
+      mapError: (error) => (error.status === 404 ? new WarmRuntimeConfigNotFoundError(error, name) : error),
+    });
+    return { name, message: answer?.message ?? `Deleted ${name}` };
+  }
+
+  /**
+   * Spec 4.2 `template`: the configuration `sourceName` of the effective set without its identity fields, with
+   * `image` and `count` overridden: a body for `saveWarmRuntimeConfig`.
+   */
+  async template(
+    sourceName: string,
+    overrides: TemplateOverrides = {},
+    options: RequestOptions = {},
+  ): Promise<WarmRuntimeConfigBody> {
+    return deriveTemplate(await this.getWarmRuntimeConfig(sourceName, options), overrides);
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Checks.
+
+  /**
+   * Rule 1 (shared images), rule 2 (pool sizes × per-pod storage against `nodeCapacity`, when given) and the
+   * upgrade checklist of spec 9, on the current effective set.
+   */
+  async checkPools(
+    options: Partial<StorageCheckOptions> & UpgradeChecklistOptions & RequestOptions = {},
+  ): Promise<PoolChecks> {
+    const configs = await this.listWarmRuntimeConfigs(options);
+    const { nodeCapacity } = options;
+    return {
+      sharedImages: findSharedImages(configs),
+      ...(nodeCapacity === undefined
+        ? {}
+        : { storage: checkEphemeralStorage(configs, { ...options, nodeCapacity }) }),
+      upgrade: upgradeChecklist(configs, options),
+    };
+  }
+}
+
+function callOptions(options: RequestOptions): Pick<CallSpec<unknown>, 'signal' | 'timeout' | 'headers'> {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    ...(options.headers ? { headers: options.headers } : {}),
+  };
+}
+
+/**
+ * Checks an answer against `schema` and returns the answer itself (the schemas have no defaults or
+ * transforms), so fields keep the service's order: `list` and `template` print them as the service sent them.
+ */
+function decoder<S extends z.ZodType>(schema: S): Decoder<z.output<S>> {
+  return (input) => {
+    const result = schema.safeParse(input);
+    return result.success
+      ? { success: true, data: input as z.output<S> }
+      : (result as ReturnType<Decoder<z.output<S>>>);
+  };
+}
+
+/** 403 on the login endpoints always means "admin disabled"; on other admin routes, when the body says so. */
+function adminDisabledOn403(error: APIError, checkBody = false): APIError {
+  if (error.status !== 403) return error;
+  if (checkBody && !/admin|disabled/i.test(errorMessageFromBody(error.body, ''))) return error;
+  return new AdminDisabledError(error);
+}
+
+function saysWrongPassword(body: unknown): boolean {
+  return /password/i.test(errorMessageFromBody(body, ''));
+}
+
+function missingAdminCredentials(): RuntimePreconditionError {
+  return new RuntimePreconditionError(
+    'MISSING_ADMIN_CREDENTIALS',
+    'ADMIN_PASSWORD (or ADMIN_TOKEN) is not set: admin routes need the admin password or an admin JWT.',
+  );
+}
+
+function sharedImageError(name: string, image: string, others: string[]): RuntimePreconditionError {
+  return new RuntimePreconditionError(
+    'SHARED_IMAGE',
+    `Image ${image} is already used by ${others.join(', ')}: configurations sharing an image cannot be selected independently (spec 2.4 rule 1). Give ${name} its own image tag.`,
+  );
+}
+
+/** The same error class and fields with a clearer message. */
+function withMessage(error: APIError, message: string): APIError {
+  const ErrorClass = apiErrorClassFor(error.status);
+  return new ErrorClass({
+    status: error.status,
+    headers: error.headers,
+    body: error.body,
+    method: error.method,
+    url: error.url,
+    message,
+  });
+}
+
+function requireConfigName(name: string): void {
+  requireNonEmptyString(name, 'name');
+  // URL parsers resolve these as dot segments, so the request would reach another path.
+  if (name === '.' || name === '..') {
+    throw new RequestValidationError('"." and ".." cannot be sent as a path segment', 'name');
+  }
+}
+
+/** Like Python's `urllib.parse.quote(name, safe="")`, which the helper CLI uses. */
+function configPath(name: string): string {
+  const encoded = encodeURIComponent(name).replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `api/admin/warm-runtime-configs/${encoded}`;
+}

@@ -1,0 +1,110 @@
+import {
+  AgentPlatformError,
+  type APIError,
+  AuthenticationError,
+  brandErrorClass,
+  errorGuard,
+  NotFoundError,
+  PermissionDeniedError,
+} from '../core/errors.js';
+
+/** The message of spec 7 for a runtime API without an admin password. */
+export const ADMIN_DISABLED_MESSAGE = 'Admin functionality is disabled';
+
+function initFrom(error: APIError, message: string) {
+  return {
+    status: error.status,
+    headers: error.headers,
+    body: error.body,
+    method: error.method,
+    url: error.url,
+    message,
+  };
+}
+
+/**
+ * 403 from the runtime API's admin endpoints: no admin password is configured, so admin functionality is
+ * disabled (spec 5.5, 7). Set one at install or rotate it in the installer admin console (secret
+ * `admin-password`); the runtime API restarts and admin login works.
+ */
+export class AdminDisabledError extends PermissionDeniedError {
+  constructor(error: APIError) {
+    super(
+      initFrom(
+        error,
+        `${ADMIN_DISABLED_MESSAGE}: the runtime API has no admin password configured (set one at install or in the installer admin console, secret "admin-password")`,
+      ),
+    );
+  }
+}
+brandErrorClass(AdminDisabledError, 'AdminDisabledError');
+
+/**
+ * The admin login was refused. `reason` is `password` when the server said the password is wrong, and
+ * `challenge` when the challenge was refused as expired, reused or unknown even after one fresh challenge
+ * (the real service answers 400 or 401 for that, spec 7). `status` is the server's status (400 or 401).
+ */
+export class AdminLoginError extends AuthenticationError {
+  readonly reason: 'password' | 'challenge';
+  constructor(error: APIError, reason: 'password' | 'challenge') {
+    super(
+      initFrom(
+        error,
+        reason === 'password'
+          ? 'Admin login refused: wrong admin password (check ADMIN_PASSWORD)'
+          : 'Admin login refused twice with a fresh challenge each time: the challenge expired or was reused, or the admin password is wrong (check ADMIN_PASSWORD)',
+      ),
+    );
+    this.reason = reason;
+  }
+}
+brandErrorClass(AdminLoginError, 'AdminLoginError');
+
+/**
+ * 404 from `DELETE /api/admin/warm-runtime-configs/{name}`: no *database* entry has that name. DELETE
+ * removes API-saved configurations only; installer-managed entries (`source` `file`, such as `v1_current`)
+ * cannot be deleted through the API (spec 3).
+ */
+export class WarmRuntimeConfigNotFoundError extends NotFoundError {
+  readonly configName: string;
+  constructor(error: APIError, configName: string) {
+    super(
+      initFrom(
+        error,
+        `No database entry named ${JSON.stringify(configName)}: DELETE removes only configurations saved through the API; installer-managed entries (source "file", such as v1_current) cannot be deleted, and an unknown name has nothing to delete`,
+      ),
+    );
+    this.configName = configName;
+  }
+}
+brandErrorClass(WarmRuntimeConfigNotFoundError, 'WarmRuntimeConfigNotFoundError');
+
+export type RuntimePreconditionCode =
+  | 'MISSING_BASE_URL'
+  | 'MISSING_ADMIN_CREDENTIALS'
+  | 'MISSING_API_KEY'
+  | 'NO_DEFAULT_API_KEY'
+  | 'UNKNOWN_CONFIG'
+  | 'SHARED_IMAGE';
+
+/**
+ * Something the caller must fix before a call can succeed, found before (or without) any failing request:
+ * no base URL, no admin credentials, no API key and no way to fetch one, no `default` key, no configuration
+ * of that name in the effective set, an image another configuration already uses. The CLI exits with 1 on these.
+ */
+export class RuntimePreconditionError extends AgentPlatformError {
+  declare code: RuntimePreconditionCode;
+  constructor(code: RuntimePreconditionCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+brandErrorClass(RuntimePreconditionError, 'RuntimePreconditionError');
+
+export const isAdminDisabledError = /* @__PURE__ */ errorGuard<AdminDisabledError>('AdminDisabledError');
+export const isAdminLoginError = /* @__PURE__ */ errorGuard<AdminLoginError>('AdminLoginError');
+export const isWarmRuntimeConfigNotFoundError = /* @__PURE__ */ errorGuard<WarmRuntimeConfigNotFoundError>(
+  'WarmRuntimeConfigNotFoundError',
+);
+export const isRuntimePreconditionError =
+  /* @__PURE__ */ errorGuard<RuntimePreconditionError>('RuntimePreconditionError');

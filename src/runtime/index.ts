@@ -1,0 +1,59 @@
+export {
+  deriveTemplate,
+  IDENTITY_FIELDS,
+  prepareWarmRuntimeConfigBody,
+  type TemplateOverrides,
+  validateWarmRuntimeConfigBody,
+} from './body.js';
+export {
+  checkEphemeralStorage,
+  configsUsingImage,
+  DEFAULT_CONFIG_NAME,
+  DEFAULT_WARM_POD_STORAGE,
+  FALLBACK_POOL_SIZE,
+  findSharedImages,
+  type PoolStorage,
+  parseQuantity,
+  type SharedImage,
+  type StorageCheck,
+  type StorageCheckOptions,
+  type UpgradeAction,
+  type UpgradeChecklistOptions,
+  type UpgradeStep,
+  upgradeChecklist,
+} from './checks.js';
+export {
+  ADMIN_TOKEN_LIFETIME_MS,
+  type DeleteResult,
+  type PoolChecks,
+  RuntimeAdminClient,
+  type RuntimeAdminClientOptions,
+  type SavedWarmRuntimeConfig,
+  type SaveOptions,
+} from './client.js';
+export {
+  type ComputeAdminLoginHashOptions,
+  computeAdminLoginHash,
+  hasWebCryptoPbkdf2,
+  type Pbkdf2Engine,
+} from './compute-admin-login-hash.js';
+export {
+  ADMIN_DISABLED_MESSAGE,
+  AdminDisabledError,
+  AdminLoginError,
+  isAdminDisabledError,
+  isAdminLoginError,
+  isRuntimePreconditionError,
+  isWarmRuntimeConfigNotFoundError,
+  type RuntimePreconditionCode,
+  RuntimePreconditionError,
+  WarmRuntimeConfigNotFoundError,
+} from './errors.js';
+export type {
+  AdminChallenge,
+  ApiKey,
+  WarmRuntimeConfig,
+  WarmRuntimeConfigBody,
+  WarmRuntimeConfigSource,
+} from './schemas.js';
+export { shellQuote } from './shell-quote.js';

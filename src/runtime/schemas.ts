@@ -1,0 +1,105 @@
+import * as z from 'zod';
+
+/**
+ * Shapes of the runtime API (spec 2.4, 4.2; notes §1.2, §1.4; fixture runtime-api-shapes.json). Answers are
+ * parsed loosely: unknown fields are kept (a `template` copies them into the next `save`), known fields are
+ * checked.
+ *
+ * The schemas are built on first use, so that bundles which never use the runtime client drop them.
+ */
+function build() {
+  /** `GET /api/admin/challenge` → 200. `salt` is ASCII hex text, used as text (spec 5.3). */
+  const AdminChallenge = z.looseObject({
+    challenge: z.string().min(1),
+    salt: z.string(),
+    iterations: z.number().int().positive(),
+  });
+
+  /** `POST /api/admin/login` → 200 `{token}` (a JWT valid 24 hours). */
+  const AdminLoginResponse = z.looseObject({ token: z.string().min(1) });
+
+  /** One entry of `GET /api/admin/api-keys` (a top-level array); `id` is a string or an integer in the wild. */
+  const ApiKey = z.looseObject({
+    id: z.union([z.string(), z.number()]),
+    name: z.string(),
+    key_value: z.string(),
+  });
+
+  /** `file` = installer-managed, `db` = saved through the API (spec 2.4). */
+  const Source = z.enum(['file', 'db']);
+  const optionalInt = z.number().int().nullish();
+
+  /** The writable fields of spec 2.4 as they come back from the service. */
+  const configFields = {
+    image: z.string(),
+    working_dir: z.string().optional(),
+    command: z.array(z.string()).optional(),
+    environment: z.record(z.string(), z.string()).optional(),
+    count: optionalInt,
+    run_as_user: optionalInt,
+    run_as_group: optionalInt,
+    fs_group: optionalInt,
+    fuse_s3_mount: z.boolean().nullish(),
+  };
+
+  /**
+   * One configuration of the effective set (`GET /api/warm-runtime-configs`): installer entries merged with
+   * same-named API entries, the API entry overriding. `source` is absent only from pre-release servers.
+   */
+  const WarmRuntimeConfig = z.looseObject({ name: z.string(), source: Source.optional(), ...configFields });
+
+  return {
+    AdminChallenge,
+    AdminLoginResponse,
+    ApiKey,
+    ApiKeyList: z.array(ApiKey),
+    Source,
+    WarmRuntimeConfig,
+    WarmRuntimeConfigList: z.looseObject({ configs: z.array(WarmRuntimeConfig) }),
+    /** `PUT …/{name}` → 200: the saved configuration (with `name`, usually). */
+    SavedWarmRuntimeConfig: z.looseObject({
+      name: z.string().optional(),
+      source: Source.optional(),
+      ...configFields,
+    }),
+    /** `DELETE …/{name}` → 200 `{message}`; 204 or an empty body are accepted too (notes §1.8). */
+    DeleteResponse: z.looseObject({ message: z.string().optional() }).optional().nullable(),
+  };
+}
+
+type Schemas = ReturnType<typeof build>;
+let built: Schemas | undefined;
+
+/** The runtime API's zod schemas, built once on first use. */
+export function runtimeSchemas(): Schemas {
+  built ??= build();
+  return built;
+}
+
+export type AdminChallenge = z.infer<Schemas['AdminChallenge']>;
+export type ApiKey = z.infer<Schemas['ApiKey']>;
+export type WarmRuntimeConfigSource = z.infer<Schemas['Source']>;
+export type WarmRuntimeConfig = z.infer<Schemas['WarmRuntimeConfig']>;
+
+/**
+ * The body of `PUT /api/admin/warm-runtime-configs/{name}` (spec 2.4): identity is the URL path, so there is
+ * no `name`, and `source` is response-only. Unknown fields are sent as given.
+ */
+export interface WarmRuntimeConfigBody {
+  /** Full image reference; the application uses it as the sandbox spec id. */
+  image: string;
+  /** Working directory in the sandbox; copy it from the default configuration. */
+  working_dir: string;
+  /** Agent-server start command; copy it from the default configuration. */
+  command: string[];
+  /** Environment the sandbox boots with; copy it from the default configuration. */
+  environment: Record<string, string>;
+  /** Warm pods kept ready; falls back to the installer-wide Warm Runtime Count. */
+  count?: number | null;
+  run_as_user?: number | null;
+  run_as_group?: number | null;
+  fs_group?: number | null;
+  /** S3-backed workspace instead of a persistent volume claim. */
+  fuse_s3_mount?: boolean | null;
+  [field: string]: unknown;
+}

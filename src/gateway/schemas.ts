@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One entry of `GET /v1/models` (notes §2.1). Only `id` (the `model_name`) is relied on: `created` is a

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** notes §3.2: 201 `{name, message}` (spec: not shown, so both are optional). */
 export const profileSavedSchema = z

@@ -303,7 +303,9 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         : { floor: undefined, backfill: history === true };
     if (this.#connections === 0) return initial;
     if (!this.#resume) return { floor: undefined, backfill: false };
-    const floor = this.#ledger.position() ?? initial.floor ?? this.#baseline;
+    // A live-only subscription that delivered nothing yet resumes from its first snapshot's server time;
+    // one that wanted the history and delivered none of it still wants all of it.
+    const floor = this.#ledger.position() ?? initial.floor ?? (initial.backfill ? undefined : this.#baseline);
     return { floor, backfill: floor !== undefined || initial.backfill };
   }
 

@@ -22,6 +22,8 @@ export interface AgentServerLoopback {
   connections(): number;
   /** Every event-socket connection accepted so far (reconnects included). */
   acceptedConnections(): number;
+  /** Every websocket handshake asked for so far, refused ones included. */
+  upgradeRequests(): number;
   /**
    * The server process dies: every connection is dropped without a close frame (clients see 1006) and the
    * port stops answering. The store (the conversation's persisted log) survives.
@@ -53,8 +55,10 @@ export async function serveAgentServer(options: ServeAgentServerOptions = {}): P
   const wss = new WebSocketServer({ noServer: true, clientTracking: false });
   const open = new Set<import('ws').WebSocket>();
   let accepted = 0;
+  let upgrades = 0;
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgrades += 1;
     const url = new URL(request.url ?? '/', `http://${host}`);
     if (!/^\/sockets\/events\/[^/]+$/.test(url.pathname)) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -109,6 +113,7 @@ export async function serveAgentServer(options: ServeAgentServerOptions = {}): P
     store,
     connections: () => open.size,
     acceptedConnections: () => accepted,
+    upgradeRequests: () => upgrades,
     kill,
     restart: async () => {
       if (current) return;

@@ -1,0 +1,193 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  isSubscriptionAuthenticationError,
+  isSubscriptionNotFoundError,
+  type SubscriptionError,
+} from '../../src/agent-server/errors.js';
+import { EventsClient } from '../../src/agent-server/events-client.js';
+import { isAPIUserAbortError, isAuthenticationError } from '../../src/core/errors.js';
+import { type AgentServerLoopback, serveAgentServer } from '../../src/testing/agent-server/loopback.js';
+import { sleep, until } from './simulated.js';
+
+// A real `ws` server on loopback (src/testing/agent-server/loopback.ts) and Node's built-in WebSocket client.
+const KEY = 'loopback-session-key-77';
+const servers: AgentServerLoopback[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function start(version: string, sessionApiKey: string | undefined = KEY) {
+  const server = await serveAgentServer({ version, sessionApiKey });
+  servers.push(server);
+  return server;
+}
+
+function clientFor(server: AgentServerLoopback, sessionApiKey: string = KEY) {
+  // Fail REST calls fast while the server is down: the subscription retries on its own.
+  return new EventsClient({ baseUrl: server.url, sessionApiKey, logLevel: 'off', maxRetries: 0 });
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Ref'd timers alive in this process (unref'd ones, e.g. undici's keep-alive, do not keep it running). */
+const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+describe.each([
+  ['1.11.4', 'resend_all + REST backfill, query auth'],
+  ['1.25.0', 'resend_mode=since, first-message auth'],
+])('server %s (%s) killed and restarted mid-stream while it publishes', (version) => {
+  it('delivers every event exactly once and in order', async () => {
+    const server = await start(version);
+    const { store } = server;
+    const id = store.addConversation().id;
+    const next = random(version === '1.11.4' ? 11 : 25);
+    // Some history first: the subscription starts from the beginning of the conversation.
+    for (let i = 0; i < 120; i += 1) store.publish(id, store.message(`history ${i}`));
+
+    const sub = clientFor(server).subscribe(id, { history: true, reconnect: { initialDelay: 5, maxDelay: 40 } });
+    let reconnects = 0;
+    sub.on('reconnecting', () => {
+      reconnects += 1;
+    });
+    const received: string[] = [];
+    const consumer = (async () => {
+      for await (const event of sub) received.push(event.id as string);
+    })();
+
+    // The conversation goes on whether or not the socket server is up: the event log is persisted.
+    let published = 0;
+    const publisher = setInterval(() => {
+      for (let i = 0; i < 3; i += 1) store.publish(id, store.message(`live ${published++}`));
+    }, 1);
+
+    const kills = 20;
+    for (let round = 0; round < kills; round += 1) {
+      await sleep(15 + next() * 45);
+      await server.kill();
+      await sleep(5 + next() * 40);
+      await server.restart();
+    }
+    await sleep(30);
+    clearInterval(publisher);
+
+    const expected = store.getConversation(id)!.events.map((event) => event.id);
+    // On a timeout the assertions below show what is missing.
+    await until(() => received.length >= expected.length, 10_000, 'every event').catch(() => undefined);
+    await sleep(50);
+    sub.close();
+    await consumer;
+
+    expect(published).toBeGreaterThan(300);
+    expect(reconnects).toBeGreaterThanOrEqual(kills);
+    expect(new Set(received).size).toBe(received.length);
+    expect(received).toEqual(expected);
+  }, 60_000);
+});
+
+describe('fatal closes over a real socket: typed error, no reconnect', () => {
+  it('close 4001 (first-message auth, wrong key)', async () => {
+    const server = await start('1.25.0');
+    const id = server.store.addConversation().id;
+    const sub = clientFor(server, 'wrong-key-4001').subscribe(id, { reconnect: { initialDelay: 5 } });
+    const error = (await sub.ready.catch((e: unknown) => e)) as SubscriptionError;
+    expect(isSubscriptionAuthenticationError(error)).toBe(true);
+    expect(error.closeCode).toBe(4001);
+    await sleep(100);
+    expect(server.upgradeRequests()).toBe(1);
+  });
+
+  it('close 4004 (unknown conversation)', async () => {
+    const server = await start('1.25.0');
+    const sub = clientFor(server).subscribe(crypto.randomUUID(), { reconnect: { initialDelay: 5 } });
+    const error = (await sub.ready.catch((e: unknown) => e)) as SubscriptionError;
+    expect(isSubscriptionNotFoundError(error)).toBe(true);
+    expect(error.closeCode).toBe(4004);
+    await sleep(100);
+    expect(server.upgradeRequests()).toBe(1);
+  });
+
+  it('handshake refused with HTTP 403 (anchor, wrong key)', async () => {
+    const server = await start('1.11.4');
+    const id = server.store.addConversation().id;
+    const sub = clientFor(server, 'wrong-key-403').subscribe(id, { reconnect: { initialDelay: 5 } });
+    const error = (await sub.ready.catch((e: unknown) => e)) as SubscriptionError;
+    expect(isSubscriptionAuthenticationError(error)).toBe(true);
+    expect(isAuthenticationError(error.cause)).toBe(true);
+    await sleep(100);
+    expect(server.upgradeRequests()).toBe(1);
+    expect(server.acceptedConnections()).toBe(0);
+  });
+});
+
+describe('ending leaves nothing behind', () => {
+  it('break closes the socket on the server and leaves no timers', async () => {
+    const server = await start('1.25.0');
+    const { store } = server;
+    const id = store.addConversation().id;
+    const baseline = timers();
+    const sub = clientFor(server).subscribe(id);
+    const got = (async () => {
+      for await (const event of sub) return event;
+      return undefined;
+    })();
+    await until(() => sub.phase === 'live');
+    expect(server.connections()).toBe(1);
+    expect(timers()).toBeGreaterThan(baseline - 1);
+    store.publish(id, store.message('one'));
+    expect((await got)?.kind).toBe('MessageEvent');
+    await until(() => server.connections() === 0, 2_000, 'the server to see the close');
+    expect(sub.closed).toBe(true);
+    expect(timers()).toBe(baseline);
+  });
+
+  it('abort while live closes the socket and leaves no timers', async () => {
+    const server = await start('1.25.0');
+    const id = server.store.addConversation().id;
+    const baseline = timers();
+    const controller = new AbortController();
+    const sub = clientFor(server).subscribe(id, { signal: controller.signal });
+    const consumed = (async () => {
+      for await (const _event of sub) {
+        // nothing arrives
+      }
+    })().catch((e: unknown) => e);
+    await until(() => sub.phase === 'live');
+    controller.abort();
+    expect(isAPIUserAbortError(await consumed)).toBe(true);
+    await until(() => server.connections() === 0, 2_000, 'the server to see the close');
+    expect(timers()).toBe(baseline);
+  });
+
+  it('abort while waiting to reconnect cancels the backoff timer: no later attempt', async () => {
+    const server = await start('1.25.0');
+    const id = server.store.addConversation().id;
+    const baseline = timers();
+    const controller = new AbortController();
+    const sub = clientFor(server).subscribe(id, {
+      signal: controller.signal,
+      reconnect: { initialDelay: 400, maxDelay: 400 },
+    });
+    await until(() => sub.phase === 'live');
+    const waiting = new Promise((resolve) => sub.once('reconnecting', resolve));
+    await server.kill();
+    await waiting;
+    expect(sub.phase).toBe('waiting');
+    expect(timers()).toBe(baseline + 1);
+    controller.abort();
+    expect(timers()).toBe(baseline);
+    await server.restart();
+    await sleep(500);
+    expect(server.acceptedConnections()).toBe(1);
+    expect(sub.closed).toBe(true);
+  });
+});

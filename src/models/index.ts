@@ -89,8 +89,10 @@ export {
 } from './pairing.js';
 export {
   type ParseOptions,
+  parseAction,
   parseConversationState,
   parseEvent,
+  parseObservation,
   type SafeParseResult,
   safeParseEvent,
   safeParseModel,

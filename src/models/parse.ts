@@ -17,8 +17,14 @@ import { PARSE_PARAMS } from './messages.js';
 import { type Plan, planFor, stripKnownNulls } from './nulls.js';
 import { redactEventJson, safeEventJson } from './redact.js';
 import type { ParseMode } from './schema-kit.js';
-import { type Event, lenientSchemas, strictSchemas } from './schemas.js';
-import { isKinded, makeUnknown, toValidationIssues } from './unknown.js';
+import { type Action, type Event, lenientSchemas, type Observation, strictSchemas } from './schemas.js';
+import {
+  isKinded,
+  makeUnknown,
+  toValidationIssues,
+  type UnknownAction,
+  type UnknownObservation,
+} from './unknown.js';
 
 export interface ParseOptions {
   /** Default `lenient`. */
@@ -151,6 +157,25 @@ export function safeParseModel<T extends z.ZodMiniType>(
 /** Parses a ConversationState (the value of a `full_state` update). Throws ResponseValidationError. */
 export function parseConversationState(input: unknown, options?: ParseOptions): ConversationState {
   const result = safeParseModel(ConversationStateSchema, input, { ...options, what: 'conversation state' });
+  if (!result.success) throw result.error;
+  return result.data;
+}
+
+/**
+ * Parses one Action (e.g. an `action` taken out of an event). In lenient mode an unknown kind, or a known kind
+ * with invalid fields, gives an UnknownAction; strict mode rejects both. Throws ResponseValidationError.
+ */
+export function parseAction(input: unknown, options?: ParseOptions): Action | UnknownAction {
+  const schema = options?.mode === 'strict' ? strictSchemas.Action : lenientSchemas.Action;
+  const result = safeParseModel(schema, input, { ...options, what: 'action' });
+  if (!result.success) throw result.error;
+  return result.data;
+}
+
+/** Parses one Observation, like `parseAction`. Throws ResponseValidationError. */
+export function parseObservation(input: unknown, options?: ParseOptions): Observation | UnknownObservation {
+  const schema = options?.mode === 'strict' ? strictSchemas.Observation : lenientSchemas.Observation;
+  const result = safeParseModel(schema, input, { ...options, what: 'observation' });
   if (!result.success) throw result.error;
   return result.data;
 }

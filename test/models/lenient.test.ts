@@ -16,7 +16,9 @@ import {
   isUnknownEvent,
   isUnknownObservation,
   isUnknownToolDefinition,
+  parseAction,
   parseEvent,
+  parseObservation,
   safeParseEvent,
 } from '../../src/models/index.js';
 
@@ -303,5 +305,29 @@ describe('errors', () => {
     const event: Event = parseEvent({ kind: 'ActionEvent' });
     expect(isUnknownEvent(event)).toBe(true);
     expect(isActionEvent(event)).toBe(false);
+  });
+});
+
+describe('parseAction and parseObservation', () => {
+  it('parse nested values on their own, with unknown kinds in lenient mode only', () => {
+    expect(parseAction({ kind: 'TerminalAction', command: 'ls', timeout: null })).toEqual({
+      kind: 'TerminalAction',
+      command: 'ls',
+      timeout: null,
+      is_input: false,
+      reset: false,
+    });
+    expect(isUnknownAction(parseAction({ kind: 'FutureAction' }))).toBe(true);
+    expect(() => parseAction({ kind: 'FutureAction' }, { mode: 'strict' })).toThrow(/kind/);
+    expect(isUnknownObservation(parseObservation('{"kind": "FutureObservation"}'))).toBe(true);
+    expect(parseObservation({ kind: 'FinishObservation', content: null }, { mode: 'lenient' })).toEqual({
+      kind: 'FinishObservation',
+      content: [],
+      is_error: false,
+    });
+    expect(() => parseObservation({ kind: 'FinishObservation', content: null }, { mode: 'strict' })).toThrow(
+      /content/,
+    );
+    expect(() => parseAction(5)).toThrow(/action/);
   });
 });

@@ -21,7 +21,12 @@ export interface SeenConnection {
  */
 export function simulatedServer(
   host: string,
-  options: { version: string; sessionApiKey?: string; maxSubscribersPerConversation?: number; authTimeoutMs?: number },
+  options: {
+    version: string;
+    sessionApiKey?: string;
+    maxSubscribersPerConversation?: number;
+    authTimeoutMs?: number;
+  },
 ) {
   const store = new AgentServerStore();
   const baseUrl = `http://${host}`;
@@ -30,7 +35,13 @@ export function simulatedServer(
     .link(`ws://${host}/sockets/events/:conversationId`)
     .addEventListener('connection', ({ client, info }) => {
       const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
-      const seen: SeenConnection = { url: client.url, headers: protocols?.headers ?? {}, frames: [], closed: false, client };
+      const seen: SeenConnection = {
+        url: client.url,
+        headers: protocols?.headers ?? {},
+        frames: [],
+        closed: false,
+        client,
+      };
       connections.push(seen);
       client.addEventListener('message', (event) => seen.frames.push(String(event.data)));
       client.addEventListener('close', () => {
@@ -38,7 +49,13 @@ export function simulatedServer(
       });
     });
   const handlers = [
-    ...agentServerHandlers({ baseUrl, store, version: options.version, sessionApiKey: options.sessionApiKey, agent: { stepDelayMs: 1 } }),
+    ...agentServerHandlers({
+      baseUrl,
+      store,
+      version: options.version,
+      sessionApiKey: options.sessionApiKey,
+      agent: { stepDelayMs: 1 },
+    }),
     ...agentServerSocketHandlers({ baseUrl, store, ...options }),
     recorder,
   ];

@@ -54,7 +54,10 @@ describe.each([
     // Some history first: the subscription starts from the beginning of the conversation.
     for (let i = 0; i < 120; i += 1) store.publish(id, store.message(`history ${i}`));
 
-    const sub = clientFor(server).subscribe(id, { history: true, reconnect: { initialDelay: 5, maxDelay: 40 } });
+    const sub = clientFor(server).subscribe(id, {
+      history: true,
+      reconnect: { initialDelay: 5, maxDelay: 40 },
+    });
     let reconnects = 0;
     sub.on('reconnecting', () => {
       reconnects += 1;

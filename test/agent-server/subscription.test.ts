@@ -11,7 +11,11 @@ import {
 } from '../../src/agent-server/errors.js';
 import { EventsClient } from '../../src/agent-server/events-client.js';
 import type { ReconnectInfo } from '../../src/agent-server/subscription-types.js';
-import { isAPIUserAbortError, isAuthenticationError, isResponseValidationError } from '../../src/core/errors.js';
+import {
+  isAPIUserAbortError,
+  isAuthenticationError,
+  isResponseValidationError,
+} from '../../src/core/errors.js';
 import type { Event, MessageEvent } from '../../src/models/index.js';
 import { useMswServer } from '../helpers/msw.js';
 import { label, simulatedServer, sleep, until } from './simulated.js';
@@ -19,7 +23,11 @@ import { label, simulatedServer, sleep, until } from './simulated.js';
 const KEY = 'ws-session-key-0042';
 const anchor = simulatedServer('anchor.test', { version: '1.11.4', sessionApiKey: KEY });
 const headerEra = simulatedServer('v114.test', { version: '1.14.0', sessionApiKey: KEY });
-const modern = simulatedServer('v125.test', { version: '1.25.0', sessionApiKey: KEY, maxSubscribersPerConversation: 1 });
+const modern = simulatedServer('v125.test', {
+  version: '1.25.0',
+  sessionApiKey: KEY,
+  maxSubscribersPerConversation: 1,
+});
 const garbled = simulatedServer('garbled.test', { version: 'nightly', sessionApiKey: KEY });
 const open = simulatedServer('open.test', { version: '1.20.0' });
 // Accepts every socket and then says nothing: no full_state, ever. Its REST API works.
@@ -141,24 +149,29 @@ describe('version gate on forced features (spec 7)', () => {
     [anchor, 'first-message' as const, '1.18.1', '1.11.4', 'websocket-first-message-auth'],
     [anchor, 'header' as const, '1.12.0', '1.11.4', 'websocket-header-auth'],
     [garbled, 'header' as const, '1.12.0', 'nightly', 'websocket-header-auth'],
-  ])('forcing %#: AgentServerVersionError before any socket', async (sim, auth, required, actual, feature) => {
-    const id = sim.store.addConversation().id;
-    const before = sim.connections.length;
-    const sub = clientFor(sim).subscribe(id, { auth });
-    const error = await collect(sub, 1).catch((e: unknown) => e);
-    expect(isAgentServerVersionError(error)).toBe(true);
-    expect(error).toMatchObject({
-      code: 'AGENT_SERVER_VERSION_TOO_OLD',
-      feature,
-      requiredVersion: required,
-      actualVersion: actual,
-    });
-    expect((error as Error).message).toContain(`requires agent-server ${required} or newer; this backend is running ${actual}`);
-    expect(sim.connections.length).toBe(before);
-    expect(requests.map((r) => new URL(r.url).pathname)).toEqual(['/server_info']);
-    expect(sub.closed).toBe(true);
-    await expect(sub.ready).rejects.toBe(error);
-  });
+  ])(
+    'forcing %#: AgentServerVersionError before any socket',
+    async (sim, auth, required, actual, feature) => {
+      const id = sim.store.addConversation().id;
+      const before = sim.connections.length;
+      const sub = clientFor(sim).subscribe(id, { auth });
+      const error = await collect(sub, 1).catch((e: unknown) => e);
+      expect(isAgentServerVersionError(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 'AGENT_SERVER_VERSION_TOO_OLD',
+        feature,
+        requiredVersion: required,
+        actualVersion: actual,
+      });
+      expect((error as Error).message).toContain(
+        `requires agent-server ${required} or newer; this backend is running ${actual}`,
+      );
+      expect(sim.connections.length).toBe(before);
+      expect(requests.map((r) => new URL(r.url).pathname)).toEqual(['/server_info']);
+      expect(sub.closed).toBe(true);
+      await expect(sub.ready).rejects.toBe(error);
+    },
+  );
 });
 
 describe('readiness, state mirror and delivery', () => {
@@ -170,12 +183,19 @@ describe('readiness, state mirror and delivery', () => {
     sub.on('state', (state) => states.push(state.execution_status));
     const events = collect(sub, 2);
     const state = await sub.ready;
-    expect(state).toMatchObject({ id, execution_status: 'idle', confirmation_policy: { kind: 'NeverConfirm' } });
+    expect(state).toMatchObject({
+      id,
+      execution_status: 'idle',
+      confirmation_policy: { kind: 'NeverConfirm' },
+    });
     await until(() => sub.phase === 'live');
     store.setStatus(id, 'running');
     store.publish(id, store.stateUpdate('blocked_actions', { a1: 'hook said no' }));
     const got = await events;
-    expect(got.map((event) => (event as { key?: string }).key)).toEqual(['execution_status', 'blocked_actions']);
+    expect(got.map((event) => (event as { key?: string }).key)).toEqual([
+      'execution_status',
+      'blocked_actions',
+    ]);
     expect(sub.closed).toBe(true);
     expect(sub.state).toMatchObject({ execution_status: 'running', blocked_actions: { a1: 'hook said no' } });
     expect(states).toEqual(['idle', 'running', 'running']);
@@ -192,7 +212,12 @@ describe('readiness, state mirror and delivery', () => {
     await sub.ready;
     await until(() => sub.phase === 'live');
     store.publish(id, store.message('hi'));
-    store.publish(id, { id: 'hook-1', timestamp: store.timestamp(), source: 'hook', kind: 'HookExecutionEvent' });
+    store.publish(id, {
+      id: 'hook-1',
+      timestamp: store.timestamp(),
+      source: 'hook',
+      kind: 'HookExecutionEvent',
+    });
     store.publish(id, store.message('there', 'agent'));
     await until(() => kinds.length === 3);
     expect(kinds).toEqual(['MessageEvent', 'HookExecutionEvent', 'MessageEvent']);
@@ -219,20 +244,26 @@ describe('readiness, state mirror and delivery', () => {
   it.each([
     [modern, { resend_mode: 'since' }],
     [anchor, { resend_all: 'true' }],
-  ])('after: asks the server to resend (%#) and delivers each event from there once, in order', async (sim, params) => {
-    const { store } = sim;
-    const id = store.addConversation().id;
-    const events = Array.from({ length: 30 }, (_, i) => store.publish(id, store.message(`m${i}`)));
-    const after = events[10]!.timestamp;
-    const sub = clientFor(sim).subscribe(id, { after });
-    const got = collect(sub, 21);
-    await until(() => sub.phase === 'live');
-    store.publish(id, store.message('live'));
-    expect((await got).map((e) => label(e as never))).toEqual([...events.slice(10).map((e) => label(e as never)), 'live']);
-    const url = sim.connections.at(-1)!.url;
-    for (const [name, value] of Object.entries(params)) expect(url.searchParams.get(name)).toBe(value);
-    if ('resend_mode' in params) expect(url.searchParams.get('after_timestamp')).toBe(after);
-  });
+  ])(
+    'after: asks the server to resend (%#) and delivers each event from there once, in order',
+    async (sim, params) => {
+      const { store } = sim;
+      const id = store.addConversation().id;
+      const events = Array.from({ length: 30 }, (_, i) => store.publish(id, store.message(`m${i}`)));
+      const after = events[10]!.timestamp;
+      const sub = clientFor(sim).subscribe(id, { after });
+      const got = collect(sub, 21);
+      await until(() => sub.phase === 'live');
+      store.publish(id, store.message('live'));
+      expect((await got).map((e) => label(e as never))).toEqual([
+        ...events.slice(10).map((e) => label(e as never)),
+        'live',
+      ]);
+      const url = sim.connections.at(-1)!.url;
+      for (const [name, value] of Object.entries(params)) expect(url.searchParams.get(name)).toBe(value);
+      if ('resend_mode' in params) expect(url.searchParams.get('after_timestamp')).toBe(after);
+    },
+  );
 
   it('after: a saved position continues exactly, without repeating the event at that timestamp', async () => {
     const { store } = modern;
@@ -256,33 +287,50 @@ describe('reconnecting and resuming', () => {
   it.each([
     [modern, 'since'],
     [anchor, 'all'],
-  ])('the server drops the socket (%#): reconnect, resume from the last event, nothing lost or repeated', async (sim, mode) => {
-    const { store, connections } = sim;
-    const id = store.addConversation().id;
-    const sub = clientFor(sim).subscribe(id, { reconnect: fast });
-    const reconnects: ReconnectInfo[] = [];
-    sub.on('reconnecting', (info) => reconnects.push(info));
-    const got = collect(sub, 9);
-    await until(() => sub.phase === 'live');
-    const before = connections.length;
-    for (let i = 0; i < 3; i += 1) store.publish(id, store.message(`a${i}`));
-    await until(() => (sub.position?.eventIds.length ?? 0) > 0 && label(store.getConversation(id)!.events.at(-1) as never) === 'a2');
-    await sleep(10);
-    const last = sub.position!.timestamp;
-    connections.at(-1)!.client.close(1011, 'server restarting');
-    for (let i = 0; i < 3; i += 1) store.publish(id, store.message(`gap${i}`));
-    await until(() => connections.length > before && sub.phase === 'live');
-    for (let i = 0; i < 3; i += 1) store.publish(id, store.message(`b${i}`));
-    expect((await got).map((e) => label(e as never))).toEqual(['a0', 'a1', 'a2', 'gap0', 'gap1', 'gap2', 'b0', 'b1', 'b2']);
-    expect(reconnects[0]).toMatchObject({ reason: 'closed', attempt: 1, closeCode: 1011 });
-    const resumed = connections.at(-1)!.url;
-    if (mode === 'since') {
-      expect(resumed.searchParams.get('resend_mode')).toBe('since');
-      expect(resumed.searchParams.get('after_timestamp')).toBe(last);
-    } else {
-      expect(resumed.searchParams.get('resend_all')).toBe('true');
-    }
-  });
+  ])(
+    'the server drops the socket (%#): reconnect, resume from the last event, nothing lost or repeated',
+    async (sim, mode) => {
+      const { store, connections } = sim;
+      const id = store.addConversation().id;
+      const sub = clientFor(sim).subscribe(id, { reconnect: fast });
+      const reconnects: ReconnectInfo[] = [];
+      sub.on('reconnecting', (info) => reconnects.push(info));
+      const got = collect(sub, 9);
+      await until(() => sub.phase === 'live');
+      const before = connections.length;
+      for (let i = 0; i < 3; i += 1) store.publish(id, store.message(`a${i}`));
+      await until(
+        () =>
+          (sub.position?.eventIds.length ?? 0) > 0 &&
+          label(store.getConversation(id)!.events.at(-1) as never) === 'a2',
+      );
+      await sleep(10);
+      const last = sub.position!.timestamp;
+      connections.at(-1)!.client.close(1011, 'server restarting');
+      for (let i = 0; i < 3; i += 1) store.publish(id, store.message(`gap${i}`));
+      await until(() => connections.length > before && sub.phase === 'live');
+      for (let i = 0; i < 3; i += 1) store.publish(id, store.message(`b${i}`));
+      expect((await got).map((e) => label(e as never))).toEqual([
+        'a0',
+        'a1',
+        'a2',
+        'gap0',
+        'gap1',
+        'gap2',
+        'b0',
+        'b1',
+        'b2',
+      ]);
+      expect(reconnects[0]).toMatchObject({ reason: 'closed', attempt: 1, closeCode: 1011 });
+      const resumed = connections.at(-1)!.url;
+      if (mode === 'since') {
+        expect(resumed.searchParams.get('resend_mode')).toBe('since');
+        expect(resumed.searchParams.get('after_timestamp')).toBe(last);
+      } else {
+        expect(resumed.searchParams.get('resend_all')).toBe('true');
+      }
+    },
+  );
 
   it('resume: false reconnects live only: what happened meanwhile is not delivered', async () => {
     const { store, connections } = modern;
@@ -496,7 +544,9 @@ describe('ending', () => {
 
   it('an already aborted signal ends the subscription without connecting', async () => {
     const before = requests.length;
-    const sub = clientFor(modern).subscribe(modern.store.addConversation().id, { signal: AbortSignal.abort() });
+    const sub = clientFor(modern).subscribe(modern.store.addConversation().id, {
+      signal: AbortSignal.abort(),
+    });
     expect(isAPIUserAbortError(await collect(sub, 1).catch((e: unknown) => e))).toBe(true);
     expect(requests.length).toBe(before);
   });

@@ -34,6 +34,7 @@ for (const budget of BUDGETS) {
     inputs.some((path) => path.includes(`node_modules/${pkg}/`)),
   );
   const ok = gzip <= budget.maxGzip && offending.length === 0;
+  if (!ok || process.argv.includes('--explain')) explain(result.metafile);
   failed ||= !ok;
   console.log(
     `${ok ? '✔' : '✘'} ${budget.name}: ${(bytes.length / 1000).toFixed(1)} kB min, ${(gzip / 1000).toFixed(1)} kB gzip (budget ${budget.maxGzip / 1000} kB)` +
@@ -43,4 +44,17 @@ for (const budget of BUDGETS) {
 if (failed) {
   console.error('size budget exceeded');
   process.exit(1);
+}
+
+/** The biggest contributors to a bundle, by package (or by file for our own code). */
+function explain(metafile) {
+  const sizes = new Map();
+  for (const [path, input] of Object.entries(Object.values(metafile.outputs)[0].inputs)) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)(\/.*)?/.exec(path);
+    const key = match ? `${match[1]}${match[2]?.includes('/locales/') ? ' (locales)' : ''}` : path;
+    sizes.set(key, (sizes.get(key) ?? 0) + input.bytesInOutput);
+  }
+  for (const [key, bytes] of [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+    console.log(`    ${(bytes / 1000).toFixed(1).padStart(7)} kB min  ${key}`);
+  }
 }

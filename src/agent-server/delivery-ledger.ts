@@ -23,15 +23,25 @@ interface Mark {
  *   when an old server resends the whole conversation.
  *
  * Timestamps are compared as strings, as the server does (notes §1.2.4: naive ISO text of one clock).
+ *
+ * Cost: a live stream delivers events newer than anything delivered before, which cannot be duplicates, so
+ * the ids are only kept in a ring; the hash index over them is built when an event that could be a duplicate
+ * shows up (a resend), kept up to date while duplicates keep being possible, and dropped after a window of
+ * deliveries without one.
  */
 export class DeliveryLedger {
   readonly #window: number;
-  readonly #seen = new Set<string>();
-  #mark: Mark | undefined;
+  readonly #ring: (string | undefined)[];
+  #next = 0;
+  #index: Set<string> | undefined;
+  #recordsSinceLookup = 0;
+  #markTimestamp: string | undefined;
+  readonly #markIds: string[] = [];
   #floor: Mark | undefined;
 
   constructor(window: number) {
     this.#window = window;
+    this.#ring = new Array<string | undefined>(window);
   }
 
   /** The resume point of the current connection (`undefined`: nothing is older than wanted). */
@@ -42,35 +52,55 @@ export class DeliveryLedger {
   /** True when the event is older than the floor, or already delivered. */
   isOld(id: string | undefined, timestamp: string | undefined): boolean {
     const floor = this.#floor;
-    if (floor && timestamp !== undefined) {
+    if (floor !== undefined && timestamp !== undefined) {
       if (timestamp < floor.timestamp) return true;
       if (timestamp === floor.timestamp && id !== undefined && floor.ids.has(id)) return true;
     }
-    return id !== undefined && this.#seen.has(id);
+    if (id === undefined) return false;
+    const mark = this.#markTimestamp;
+    // Newer than everything delivered: cannot have been delivered.
+    if (timestamp !== undefined && (mark === undefined || timestamp > mark)) return false;
+    this.#recordsSinceLookup = 0;
+    return this.#indexed().has(id);
   }
 
   /** Records a delivered event. */
   record(id: string | undefined, timestamp: string | undefined): void {
     if (id !== undefined) {
-      this.#seen.add(id);
-      if (this.#seen.size > this.#window) {
-        // Sets iterate in insertion order: drop the oldest.
-        const oldest = this.#seen.values().next().value as string;
-        this.#seen.delete(oldest);
+      const index = this.#index;
+      const oldest = this.#ring[this.#next];
+      this.#ring[this.#next] = id;
+      this.#next = (this.#next + 1) % this.#window;
+      if (index !== undefined) {
+        if (oldest !== undefined) index.delete(oldest);
+        index.add(id);
+        this.#recordsSinceLookup += 1;
+        if (this.#recordsSinceLookup > this.#window) this.#index = undefined;
       }
     }
     if (timestamp === undefined) return;
-    const mark = this.#mark;
-    if (!mark || timestamp > mark.timestamp) {
-      this.#mark = { timestamp, ids: new Set(id === undefined ? [] : [id]) };
-    } else if (timestamp === mark.timestamp && id !== undefined) {
-      mark.ids.add(id);
+    const mark = this.#markTimestamp;
+    if (mark === undefined || timestamp > mark) {
+      this.#markTimestamp = timestamp;
+      // Reused, not reallocated: this runs for every live event. `position()` hands out copies.
+      this.#markIds.length = 0;
+      if (id !== undefined) this.#markIds.push(id);
+    } else if (timestamp === mark && id !== undefined) {
+      this.#markIds.push(id);
     }
   }
 
   /** The newest position delivered so far, if any event with a timestamp was delivered. */
   position(): ResumePosition | undefined {
-    const mark = this.#mark;
-    return mark ? { timestamp: mark.timestamp, eventIds: [...mark.ids] } : undefined;
+    const timestamp = this.#markTimestamp;
+    return timestamp === undefined ? undefined : { timestamp, eventIds: [...this.#markIds] };
+  }
+
+  #indexed(): Set<string> {
+    if (this.#index === undefined) {
+      this.#index = new Set();
+      for (const id of this.#ring) if (id !== undefined) this.#index.add(id);
+    }
+    return this.#index;
   }
 }

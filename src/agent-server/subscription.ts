@@ -111,7 +111,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   readonly #readyTimeout: number;
   readonly #resume: boolean;
   readonly #ledger: DeliveryLedger;
-  readonly #queues = new Set<EventQueue<Event>>();
+  // An array, not a Set: it is walked for every event.
+  #queues: EventQueue<Event>[] = [];
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = () => this.#finish('aborted', new APIUserAbortError('The subscription was aborted'));
 
@@ -200,11 +201,11 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   [Symbol.asyncIterator](): AsyncIterator<Event> {
     const queue = new EventQueue<Event>(() => this.#onTake());
     if (this.#phase === 'closed') queue.end(this.#endError);
-    else this.#queues.add(queue);
+    else this.#queues = [...this.#queues, queue];
     return {
       next: () => queue.next(),
       return: async () => {
-        this.#queues.delete(queue);
+        this.#queues = this.#queues.filter((item) => item !== queue);
         queue.clear();
         this.close();
         return { value: undefined, done: true };
@@ -334,7 +335,11 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     const event = parsed.data;
-    if (isConversationStateUpdateEvent(event) && event.key === FULL_STATE_KEY) {
+    if (
+      event.kind === 'ConversationStateUpdateEvent' &&
+      isConversationStateUpdateEvent(event) &&
+      event.key === FULL_STATE_KEY
+    ) {
       this.#onSnapshot(conn, event);
     } else if (conn.live) {
       this.#deliver(event);
@@ -498,11 +503,13 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     const timestamp = timestampOf(event);
     if (this.#ledger.isOld(id, timestamp)) return;
     this.#ledger.record(id, timestamp);
-    for (const queue of this.#queues) queue.push(event);
-    this.#emit('event', event);
-    this.#emit(event.kind as 'event', event);
+    const queues = this.#queues;
+    for (let i = 0; i < queues.length; i += 1) queues[i]!.push(event);
+    this.#emitEvent('event', event);
+    this.#emitEvent(event.kind, event);
     // Catch-up events can be older than the snapshot the connection started with: they must not roll it back.
     if (
+      event.kind === 'ConversationStateUpdateEvent' &&
       isConversationStateUpdateEvent(event) &&
       (this.#stateTimestamp === undefined || timestamp === undefined || timestamp >= this.#stateTimestamp)
     ) {
@@ -513,7 +520,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   }
 
   #overflowing(): boolean {
-    for (const queue of this.#queues) if (queue.size >= this.#maxBuffered) return true;
+    const queues = this.#queues;
+    for (let i = 0; i < queues.length; i += 1) if (queues[i]!.size >= this.#maxBuffered) return true;
     return false;
   }
 
@@ -615,7 +623,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(ended);
     for (const resolve of this.#drainWaiters.splice(0)) resolve();
     for (const queue of this.#queues) queue.end(error);
-    this.#queues.clear();
+    this.#queues = [];
     if (reason === 'error' && error) this.#emit('error', error);
     this.#emit('close', error ? { reason, error } : { reason });
   }
@@ -667,6 +675,20 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         });
       });
     }
+  }
+
+  /** `#emit` for the per-event names, without the rest-argument array (this runs for every event). */
+  #emitEvent(name: string, event: Event): void {
+    try {
+      (this.emit as (name: string, event: Event) => boolean)(name, event);
+    } catch (error) {
+      this.#listenerThrew(name, error);
+    }
+  }
+
+  #listenerThrew(name: string, error: unknown): void {
+    this.#ctx.logger.warn(`a '${name}' listener threw: ${(error as Error)?.message ?? String(error)}`);
+    if (name !== 'error') this.#emit('error', error instanceof Error ? error : new Error(String(error)));
   }
 
   /** Emits to the caller's listeners; a listener that throws must not break the stream. */

@@ -3,13 +3,16 @@
 // the `full_state` snapshot on connect (notes §2.1) and, on `{publish: {conversationId, count}}`, `count` events
 // built from the real sample events of test/fixtures/anchor-events (fresh ids and timestamps). The frames are
 // serialized before the clock starts, so the server costs as little as possible and the clients are measured.
-import './_ts-sources.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
 import { type WebSocket, WebSocketServer } from 'ws';
+
+// The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
+const hooks = './_ts-sources.ts';
+await import(hooks);
 
 const { AgentServerStore } = await import('../src/testing/agent-server/store.js');
 

@@ -1,7 +1,7 @@
-import * as z from 'zod';
 import { isResponseValidationError } from '../core/errors.js';
 import type { Decoder } from '../core/transport.js';
 import { type ConversationState, parseConversationState } from '../models/index.js';
+import { checkFields, type FieldCheck } from './field-checks.js';
 import type { Page } from './paginate.js';
 
 /**
@@ -16,12 +16,12 @@ export type ConversationInfo = ConversationState & {
 };
 
 /** The fields ConversationInfo adds to ConversationState. */
-const InfoFieldsSchema = z.object({
-  title: z.string().nullish(),
-  metrics: z.record(z.string(), z.unknown()).nullish(),
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
-});
+const INFO_FIELDS: Record<string, FieldCheck> = {
+  title: 'string?',
+  metrics: 'object?',
+  created_at: 'string?',
+  updated_at: 'string?',
+};
 
 /** The state fields through the event model's schema (lenient: `null` counts as absent), then the extras. */
 export const decodeConversationInfo: Decoder<ConversationInfo> = (input) => {
@@ -32,9 +32,13 @@ export const decodeConversationInfo: Decoder<ConversationInfo> = (input) => {
     if (isResponseValidationError(error)) return { success: false, error };
     throw error;
   }
-  const extra = InfoFieldsSchema.safeParse(input);
+  const extra = checkFields<Record<string, unknown>>(input, INFO_FIELDS);
   if (!extra.success) return extra;
-  return { success: true, data: { ...state, ...definedOnly(extra.data) } };
+  const { title, metrics, created_at, updated_at } = extra.data;
+  return {
+    success: true,
+    data: { ...state, ...definedOnly({ title, metrics, created_at, updated_at }) } as ConversationInfo,
+  };
 };
 
 function definedOnly<T extends object>(value: T): Partial<T> {

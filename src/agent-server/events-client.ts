@@ -17,7 +17,7 @@ import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
 import type { AgentServerClientOptions } from './options.js';
 import { type Page, PagedIterable } from './paginate.js';
-import { type ServerInfo, ServerInfoCache, ServerInfoSchema } from './server-info.js';
+import { decodeServerInfo, type ServerInfo, ServerInfoCache } from './server-info.js';
 import { Subscription } from './subscription.js';
 import type { SubscribeOptions } from './subscription-types.js';
 import { type AgentServerFeature, assertFeatureSupported } from './version-gate.js';
@@ -52,7 +52,7 @@ export class EventsClient extends BaseClient {
       this.transport.request({
         method: 'GET',
         path: 'server_info',
-        decode: (input) => ServerInfoSchema.safeParse(input),
+        decode: decodeServerInfo,
       }),
     );
   }

@@ -1,22 +1,38 @@
-import * as z from 'zod';
 import { APIUserAbortError } from '../core/errors.js';
+import type { Decoder } from '../core/transport.js';
+import { checkFields, type FieldCheck } from './field-checks.js';
 
 /**
  * `GET /server_info` (notes §6). The anchor sends `uptime, idle_time, title, version, docs, redoc`; newer
- * servers add build and capability fields, kept as they come.
+ * servers add build and capability fields (kept as they come).
  */
-export const ServerInfoSchema = z.looseObject({
-  uptime: z.number(),
-  idle_time: z.number(),
-  title: z.string().optional(),
+export interface ServerInfo {
+  uptime: number;
+  idle_time: number;
+  title?: string;
   /** The installed agent-server package version, e.g. `1.11.4`. */
-  version: z.string().optional(),
-  docs: z.string().optional(),
-  redoc: z.string().optional(),
-  sdk_version: z.string().nullish(),
-  capabilities: z.array(z.string()).nullish(),
-});
-export type ServerInfo = z.infer<typeof ServerInfoSchema>;
+  version?: string;
+  docs?: string;
+  redoc?: string;
+  sdk_version?: string | null;
+  capabilities?: string[] | null;
+  [field: string]: unknown;
+}
+
+const SERVER_INFO_FIELDS: Record<string, FieldCheck> = {
+  uptime: 'number',
+  idle_time: 'number',
+  title: 'string?',
+  version: 'string?',
+  docs: 'string?',
+  redoc: 'string?',
+  sdk_version: 'string?',
+  capabilities: 'string[]?',
+};
+
+/** Checked by hand: zod (the classic API) would cost the bundle more than this whole client. */
+export const decodeServerInfo: Decoder<ServerInfo> = (input) =>
+  checkFields<ServerInfo>(input, SERVER_INFO_FIELDS);
 
 /**
  * One `/server_info` answer per client, shared by concurrent callers (notes §6: the platform's clients

@@ -1,5 +1,6 @@
 // Subpath `agent-platform-sdk/testing`: msw handlers and in-memory state for testing apps built on the SDK.
 export { type AgentServerHandlersOptions, agentServerHandlers } from './testing/agent-server/handlers.js';
+export * from './testing/agent-server/index.js';
 export {
   AgentServerStore,
   canonicalUuid,

@@ -45,7 +45,7 @@ export interface StoredConversation {
 }
 
 /** Called for every event published to a conversation; `persisted` is false for `full_state` snapshots. */
-export type EventListener = (event: StoredEvent, persisted: boolean) => void;
+export type StoreEventListener = (event: StoredEvent, persisted: boolean) => void;
 
 /**
  * In-memory state of a mock agent server: conversations, their event logs and their subscribers. Everything
@@ -54,7 +54,7 @@ export type EventListener = (event: StoredEvent, persisted: boolean) => void;
  */
 export class AgentServerStore {
   readonly conversations = new Map<string, StoredConversation>();
-  readonly #listeners = new Map<string, Set<EventListener>>();
+  readonly #listeners = new Map<string, Set<StoreEventListener>>();
   #lastMicros = 0;
 
   /** Adds a conversation; ids are stored dashed and lowercase, the server's canonical form. */
@@ -130,7 +130,7 @@ export class AgentServerStore {
     return this.appendEvent(conversationId, this.stateUpdate('execution_status', status));
   }
 
-  subscribe(conversationId: string, listener: EventListener): () => void {
+  subscribe(conversationId: string, listener: StoreEventListener): () => void {
     const id = canonicalUuid(conversationId);
     let set = this.#listeners.get(id);
     if (!set) {

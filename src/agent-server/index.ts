@@ -1,0 +1,62 @@
+/**
+ * The agent-server clients (spec 4.1; notes §1-§2, §6): events (paged search, count, send, live subscription)
+ * and conversations (lifecycle, search, waiting for a status), the version gate and their errors.
+ */
+
+export type { ConversationInfo } from './conversation-info.js';
+export {
+  type AgentSpec,
+  type ConfirmationPolicy,
+  type ConversationSearchQuery,
+  type ConversationSortOrder,
+  ConversationsClient,
+  type StartConversationRequest,
+} from './conversations-client.js';
+export type { ResumePosition } from './delivery-ledger.js';
+export {
+  AGENT_SERVER_VERSION_TOO_OLD,
+  AgentServerVersionError,
+  type AgentServerVersionErrorInit,
+  isAgentServerVersionError,
+  isSubscriptionAuthenticationError,
+  isSubscriptionConnectionError,
+  isSubscriptionError,
+  isSubscriptionNotFoundError,
+  isSubscriptionOverflowError,
+  isWaitTimeoutError,
+  SubscriptionAuthenticationError,
+  SubscriptionConnectionError,
+  SubscriptionError,
+  type SubscriptionErrorInit,
+  SubscriptionNotFoundError,
+  SubscriptionOverflowError,
+  WaitTimeoutError,
+} from './errors.js';
+export type { EventFilter, EventSearchQuery, EventSortOrder } from './event-query.js';
+export { type ConfirmationResponse, EventsClient } from './events-client.js';
+export type { ImageContentInput, MessageInput, MessageRole, TextContentInput } from './message-input.js';
+export type { AgentServerClientOptions } from './options.js';
+export { type Page, PagedIterable } from './paginate.js';
+export type { ReconnectOptions } from './reconnect.js';
+export type { ServerInfo } from './server-info.js';
+export { Subscription } from './subscription.js';
+export type {
+  CloseInfo,
+  OpenInfo,
+  ReconnectInfo,
+  ReconnectReason,
+  SubscribeOptions,
+  SubscriptionEventMap,
+  SubscriptionPhase,
+} from './subscription-types.js';
+export {
+  AGENT_SERVER_FEATURES,
+  type AgentServerFeature,
+  assertFeatureSupported,
+  compareAgentServerVersions,
+  parseAgentServerVersion,
+  supportsFeature,
+} from './version-gate.js';
+export type { WaitUntilOptions } from './wait-until.js';
+export type { WebSocketConstructor, WebSocketLike } from './web-socket.js';
+export type { WebSocketAuthMode } from './ws-auth.js';

@@ -7,7 +7,7 @@ import {
   isRequestValidationError,
 } from '../core/errors.js';
 import type { SafeLogger } from '../core/logger.js';
-import { redactUrl } from '../core/redact.js';
+import { redactText, redactUrl } from '../core/redact.js';
 import {
   applyStateUpdate,
   type ConversationStateMirror,
@@ -282,7 +282,9 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
           ? new construct(url, { headers: { 'X-Session-API-Key': key } })
           : new construct(url);
     } catch (error) {
-      this.#fail(new SubscriptionError('Could not create the WebSocket', { cause: error }));
+      // The message may quote the URL, which carries the key in `query` mode.
+      const detail = redactText(error instanceof Error ? error.message : String(error), this.#ctx.secrets());
+      this.#fail(new SubscriptionError(`Could not create the WebSocket: ${detail}`));
       return;
     }
     conn.socket = socket;

@@ -19,10 +19,29 @@ const common = {
 } satisfies Options;
 
 export default defineConfig([
-  { ...common, format: ['esm'], clean: true },
+  // ESM JavaScript, one file per source module: with `sideEffects: false`, an app's bundler drops every
+  // module it does not use (a single bundled file would keep every top-level schema of every service).
+  {
+    entry: ['src/**/*.ts', '!src/cli/**'],
+    outDir: 'dist/esm',
+    format: ['esm'],
+    target: 'es2022',
+    sourcemap: true,
+    bundle: false,
+    dts: false,
+    clean: true,
+  },
+  // ESM type declarations, one bundle per entry point.
+  { ...common, format: ['esm'], dts: { only: true } },
   // ky and @noble/hashes are ESM-only: inline them so require() works in loaders
-  // that cannot require ESM (Jest's module runtime).
-  { ...common, format: ['cjs'], noExternal: ['ky', /^@noble\/hashes/] },
+  // that cannot require ESM (Jest's module runtime). CJS means Node (or Jest): its entries are the Node ones,
+  // with compiled event parsers.
+  {
+    ...common,
+    entry: { ...entry, index: 'src/index.node.ts', models: 'src/models.node.ts' },
+    format: ['cjs'],
+    noExternal: ['ky', /^@noble\/hashes/],
+  },
   // The `warm-pools` bin (package.json "bin"): ESM only, no types. Its source starts with the
   // `#!/usr/bin/env node` line, which esbuild keeps as the first line of the output.
   {

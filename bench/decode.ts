@@ -23,7 +23,9 @@ registerHooks({
 
 const JITLESS = process.argv.includes('--jitless');
 if (JITLESS) (await import('zod/mini')).config({ jitless: true });
-const { parseEvent, isUnknownEvent } = await import('../src/models/index.js');
+const { parseEvent, isUnknownEvent, enableCompiledParsers } = await import('../src/models/index.js');
+// Compiled parsers, as the package's Node entry points enable them.
+enableCompiledParsers((await import('zod/mini')).compile);
 
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);

@@ -14,6 +14,8 @@ const hooks = './_ts-sources.ts';
 await import(hooks);
 
 const { EventsClient } = await import('../src/agent-server/events-client.js');
+// Compiled parsers, as the package's Node entry points enable them.
+(await import('../src/models/index.js')).enableCompiledParsers((await import('zod/mini')).compile);
 
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);

@@ -88,6 +88,7 @@ export {
   pairActions,
 } from './pairing.js';
 export {
+  enableCompiledParsers,
   type ParseOptions,
   parseAction,
   parseConversationState,

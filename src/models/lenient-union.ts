@@ -1,6 +1,6 @@
 /**
  * Lenient mode's stand-in for a discriminated union on `kind` (Action, Observation, ToolDefinition inside events),
- * and the compiled parsers every parse goes through.
+ * used by the event schemas.
  */
 import * as z from 'zod/mini';
 import { PARSE_PARAMS } from './messages.js';
@@ -34,13 +34,4 @@ export function lenientKindUnion<T extends z.ZodMiniType>(known: T, kinds: Reado
   const schema = z.union([known, fallback]);
   registerKindUnion(schema, known);
   return schema as unknown as T;
-}
-
-/**
- * zod 4's ahead-of-time compiler (`z.compile`, generated code via `new Function`) where allowed; it falls back to
- * the runtime parser by itself when a schema or the environment (CSP, `z.config({ jitless: true })`) refuses it.
- */
-export function compileSchema<T extends z.ZodMiniType>(schema: T): T {
-  if (z.config().jitless) return schema;
-  return z.compile(schema);
 }

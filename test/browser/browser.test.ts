@@ -2,8 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentServerHandlers } from '../../src/testing/agent-server/handlers.js';
+import { type AgentServerLoopback, serveAgentServer } from '../../src/testing/agent-server/loopback.js';
 import { AgentServerStore } from '../../src/testing/agent-server/store.js';
+import { runtimeApiHandlers } from '../../src/testing/runtime/handlers.js';
 import { type LoopbackServer, serveHandlers } from '../../src/testing/serve-http.js';
 import { chromiumUnavailable, launchChromium } from './chromium.js';
 
@@ -14,7 +15,9 @@ describe.skipIf(skipReason !== undefined)('in headless Chromium', () => {
   const conversationId = crypto.randomUUID();
   const eventId = crypto.randomUUID();
   const sessionApiKey = `browser-${crypto.randomUUID()}`;
-  let agentServer: LoopbackServer;
+  const adminPassword = `pw-${crypto.randomUUID()}`;
+  let agentServer: AgentServerLoopback;
+  let runtimeApi: LoopbackServer;
   let pageServer: Server;
   let pageUrl: string;
 
@@ -26,7 +29,9 @@ describe.skipIf(skipReason !== undefined)('in headless Chromium', () => {
       source: 'user',
       kind: 'PauseEvent',
     });
-    agentServer = await serveHandlers(agentServerHandlers({ sessionApiKey, store }));
+    // A server new enough for first-message websocket auth (browsers cannot set headers; notes §2.2).
+    agentServer = await serveAgentServer({ sessionApiKey, store, version: '1.20.0' });
+    runtimeApi = await serveHandlers(runtimeApiHandlers({ adminPassword }));
 
     const bundle = await build({
       entryPoints: [new URL('./page.ts', import.meta.url).pathname],
@@ -38,7 +43,14 @@ describe.skipIf(skipReason !== undefined)('in headless Chromium', () => {
       logLevel: 'error',
     });
     const script = bundle.outputFiles[0]!.text;
-    const config = { agentServerUrl: agentServer.url, sessionApiKey, conversationId, eventId };
+    const config = {
+      agentServerUrl: agentServer.url,
+      runtimeApiUrl: runtimeApi.url,
+      sessionApiKey,
+      adminPassword,
+      conversationId,
+      eventId,
+    };
     const html = `<!doctype html><meta charset="utf-8"><script>window.__config = ${JSON.stringify(config)};</script><script type="module" src="/page.js"></script>`;
     pageServer = createServer((req, res) => {
       if (req.url === '/page.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
@@ -50,10 +62,11 @@ describe.skipIf(skipReason !== undefined)('in headless Chromium', () => {
 
   afterAll(async () => {
     await agentServer?.close();
+    await runtimeApi?.close();
     await new Promise((resolve) => pageServer?.close(resolve));
   });
 
-  it('the ESM bundle fetches a typed event and maps an unknown one to NotFoundError', async () => {
+  it('the ESM bundle fetches an event, follows a live conversation over a websocket and logs in with PBKDF2', async () => {
     const { context, close } = await launchChromium();
     try {
       const page = await context.newPage();
@@ -62,12 +75,24 @@ describe.skipIf(skipReason !== undefined)('in headless Chromium', () => {
       await page.goto(pageUrl);
       await page.waitForFunction(() => window.__result !== undefined, undefined, { timeout: 30_000 });
       const result = await page.evaluate(() => window.__result);
+      if (process.env.SHOW_BROWSER_RESULT) console.log(JSON.stringify(result));
       expect(result, consoleLines.join('\n')).toMatchObject({
         ok: true,
         eventKind: 'PauseEvent',
         eventId,
         missingIsNotFound: true,
+        socketOpened: true,
+        tokenParts: 3,
+        apiKeyNames: ['default'],
       });
+      const kinds = (result as { liveKinds: string[] }).liveKinds;
+      // The scripted agent's turn, in order: the user's message, actions and observations, the final status.
+      expect(kinds[0]).toBe('MessageEvent');
+      expect(kinds).toContain('ActionEvent');
+      expect(kinds).toContain('ObservationEvent');
+      expect(kinds.at(-1)).toBe('ConversationStateUpdateEvent');
+      // The secret never reaches the page's own logs.
+      expect(consoleLines.join('\n')).not.toContain(adminPassword);
     } finally {
       await close();
     }

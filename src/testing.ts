@@ -40,3 +40,22 @@ export {
   type WarmPool,
 } from './testing/runtime/state.js';
 export { type LoopbackServer, serveHandlers } from './testing/serve-http.js';
+export {
+  EXTERNAL_GATEWAY_KEY_ENV,
+  type LoopbackSimulator,
+  type LoopbackSimulatorOptions,
+  type MswSimulator,
+  type MswSimulatorOptions,
+  SIMULATED_SERVICES,
+  SIMULATOR_AGENT_SERVER_VERSION,
+  SIMULATOR_MSW_URLS,
+  type SimulatedService,
+  type Simulator,
+  type SimulatorCredentials,
+  type SimulatorInfo,
+  type SimulatorMode,
+  type SimulatorOptions,
+  type SimulatorStores,
+  simulatorEnv,
+  startSimulator,
+} from './testing/simulator.js';

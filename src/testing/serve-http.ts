@@ -20,7 +20,11 @@ export async function serveHandlers(
   handlers: RequestHandler[] | (() => RequestHandler[]),
   options: { port?: number; host?: string } = {},
 ): Promise<LoopbackServer> {
-  const { createServer } = await import('node:http');
+  // Not a literal specifier: bundlers leave it alone, so `agent-platform-sdk/testing` bundles for browsers.
+  const nodeHttp = 'node:http';
+  const { createServer } = (await import(
+    /* webpackIgnore: true */ /* @vite-ignore */ nodeHttp
+  )) as typeof import('node:http');
   const host = options.host ?? '127.0.0.1';
   const server = createServer((req, res) => {
     answer(req, res, typeof handlers === 'function' ? handlers() : handlers, host).catch((error: unknown) => {

@@ -1,9 +1,9 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { toYaml, type YamlValue } from '../core/yaml.js';
 import { type GatewayConfigNote, pushNote } from './config-note.js';
 import { lintGatewayModelEntry } from './lint-entry.js';
 import type { GatewayModelEntry } from './model-entry.js';
 import { explainWildcardEntry, isWildcardEntry, type WildcardEntryInput } from './wildcard-entry.js';
-import { toYaml, type YamlValue } from './yaml.js';
 
 /** The installer's values for the built-in gateway (`proxy_config`), as in the spec's examples. */
 export interface ProxyConfigDocument {

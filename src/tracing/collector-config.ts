@@ -3,8 +3,9 @@
  * on 4317 (gRPC) and 4318 (HTTP), processor batch (5s, 512), one `otlphttp` exporter per backend. The YAML
  * contains whatever header values it is given: prefer `${env:VAR}` references, which the Collector expands.
  */
+
+import { toYaml, type YamlValue } from '../core/yaml.js';
 import { type TraceTarget, targetSettings } from './redirect.js';
-import { toYaml, type YamlValue } from './yaml.js';
 
 export interface CollectorExporter {
   /** Becomes `otlphttp/<name>`. */

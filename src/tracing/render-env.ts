@@ -2,8 +2,9 @@
  * Renders a {@link TraceRedirect} for the three usual ways of changing a runtime pod's environment. All three
  * print credentials in clear (the header values of the recipe): keep their output out of logs.
  */
+
+import { toYaml, type YamlValue } from '../core/yaml.js';
 import type { TraceRedirect } from './redirect.js';
-import { toYaml, type YamlValue } from './yaml.js';
 
 export interface KubectlOptions {
   namespace?: string;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { toYaml, type YamlValue } from '../../src/tracing/yaml.js';
+import { toYaml, type YamlValue } from '../../src/core/yaml.js';
 import { collectorConfig, parseOtlpHeaders, traceRedirectEnv } from '../../src/tracing.js';
 
 const documented = parse(

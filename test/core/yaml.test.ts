@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { quoteIfNeeded, toYaml } from '../../src/gateway/yaml.js';
+import { toYaml } from '../../src/core/yaml.js';
 
 describe('toYaml', () => {
   it('writes block mappings and sequences the installer reads', () => {
@@ -43,7 +43,7 @@ describe('toYaml', () => {
     ['', '""'],
     ['line\nbreak', '"line\\nbreak"'],
   ])('%j is written as %s', (input, expected) => {
-    expect(quoteIfNeeded(input)).toBe(expected);
+    expect(toYaml(input).trimEnd()).toBe(expected);
   });
 
   it('writes empty nodes inline and skips undefined', () => {

@@ -1,6 +1,6 @@
-import { headerAuth, SecretRegistry } from '../core/auth.js';
+import { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import { type APIError, NotFoundError } from '../core/errors.js';
+import { type APIError, asNotFoundError, NotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { encodePath } from '../core/transport.js';
 import { describe, requireUuid } from '../core/validate.js';
@@ -16,7 +16,7 @@ import { clampLimit } from './event-query.js';
 import { EventsClient } from './events-client.js';
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
-import type { AgentServerClientOptions } from './options.js';
+import { type AgentServerClientOptions, sessionKeyTransport } from './options.js';
 import { type Page, PagedIterable } from './paginate.js';
 import type { ServerInfo } from './server-info.js';
 import { type WaitUntilOptions, waitForStatus } from './wait-until.js';
@@ -82,14 +82,7 @@ export class ConversationsClient extends BaseClient {
 
   constructor(options: AgentServerClientOptions) {
     const secrets = new SecretRegistry();
-    super(
-      {
-        ...options,
-        secrets: secrets.list,
-        authHeaders: headerAuth(options.sessionApiKey, 'X-Session-API-Key', secrets),
-      },
-      { sessionApiKey: options.sessionApiKey },
-    );
+    super(sessionKeyTransport(options, secrets), { sessionApiKey: options.sessionApiKey });
     this.#secrets = secrets;
     this.#events = new EventsClient(options);
   }
@@ -351,14 +344,7 @@ export class ConversationsClient extends BaseClient {
 /** notes §1.3: pause and delete answer an unknown conversation with a bare 400 "Bad Request". */
 function badRequestMeansNotFound(error: APIError): APIError {
   if (error.status !== 400) return error;
-  return new NotFoundError({
-    status: error.status,
-    headers: error.headers,
-    body: error.body,
-    method: error.method,
-    url: error.url,
-    message: 'Conversation not found (the server answered 400)',
-  });
+  return asNotFoundError(error, 'Conversation not found (the server answered 400)');
 }
 
 function toPolicy(policy: unknown, field: string): ConfirmationPolicy {

@@ -1,4 +1,4 @@
-import { headerAuth, SecretRegistry } from '../core/auth.js';
+import { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { isAPIError, isResponseValidationError } from '../core/errors.js';
 import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
@@ -15,7 +15,7 @@ import {
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
-import type { AgentServerClientOptions } from './options.js';
+import { type AgentServerClientOptions, sessionKeyTransport } from './options.js';
 import { type Page, PagedIterable } from './paginate.js';
 import { decodeServerInfo, type ServerInfo, ServerInfoCache } from './server-info.js';
 import { Subscription } from './subscription.js';
@@ -38,14 +38,7 @@ export class EventsClient extends BaseClient {
 
   constructor(options: AgentServerClientOptions) {
     const secrets = new SecretRegistry();
-    super(
-      {
-        ...options,
-        secrets: secrets.list,
-        authHeaders: headerAuth(options.sessionApiKey, 'X-Session-API-Key', secrets),
-      },
-      { sessionApiKey: options.sessionApiKey },
-    );
+    super(sessionKeyTransport(options, secrets), { sessionApiKey: options.sessionApiKey });
     this.#secrets = secrets;
     this.#sessionApiKey = options.sessionApiKey;
     this.#serverInfo = new ServerInfoCache(() =>

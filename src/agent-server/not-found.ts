@@ -1,4 +1,4 @@
-import { type APIError, NotFoundError } from '../core/errors.js';
+import { type APIError, asNotFoundError, type NotFoundError } from '../core/errors.js';
 
 /**
  * notes §1.2.5: an unknown event id raises KeyError on the server, answered as
@@ -10,12 +10,5 @@ export function isUnknownEventIdBody(body: unknown): boolean {
 }
 
 export function eventNotFound(error: APIError): NotFoundError {
-  return new NotFoundError({
-    status: error.status,
-    headers: error.headers,
-    body: error.body,
-    method: error.method,
-    url: error.url,
-    message: 'Event not found (the server answered 500 Unknown event_id)',
-  });
+  return asNotFoundError(error, 'Event not found (the server answered 500 Unknown event_id)');
 }

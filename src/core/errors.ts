@@ -235,3 +235,12 @@ export const isAPIUserAbortError = guard<APIUserAbortError>('APIUserAbortError')
 
 /** For service folders that define their own error classes (e.g. `AdminDisabledError`). */
 export { brand as brandErrorClass, guard as errorGuard };
+
+/**
+ * The same answer as a `NotFoundError`, for services that say "not found" with another status (the agent
+ * server's 500 "Unknown event_id" and 400 on pause/delete, the gateway's 400 for a missing model).
+ */
+export function asNotFoundError(error: APIError, message: string): NotFoundError {
+  const { status, headers, body, method, url } = error;
+  return new NotFoundError({ status, headers, body, method, url, message });
+}

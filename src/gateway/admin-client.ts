@@ -1,6 +1,6 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import { type APIError, NotFoundError, RequestValidationError } from '../core/errors.js';
+import { type APIError, asNotFoundError, NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { requireNonEmptyString } from '../core/validate.js';
 import { isEnvReference } from './api-key.js';
@@ -199,14 +199,10 @@ function checkEntry(entry: GatewayModelEntry): void {
 }
 
 function asNotFound(error: APIError): NotFoundError {
-  return new NotFoundError({
-    status: error.status,
-    headers: error.headers,
-    body: error.body,
-    method: error.method,
-    url: error.url,
-    message: `Model not found (the gateway answered ${error.status}: ${readMessage(error)})`,
-  });
+  return asNotFoundError(
+    error,
+    `Model not found (the gateway answered ${error.status}: ${readMessage(error)})`,
+  );
 }
 
 function readMessage(error: APIError): string {

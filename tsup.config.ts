@@ -45,7 +45,13 @@ export default defineConfig([
   // The `warm-pools` bin (package.json "bin"): ESM only, no types. Its source starts with the
   // `#!/usr/bin/env node` line, which esbuild keeps as the first line of the output.
   {
-    entry: { 'cli/warm-pools': 'src/cli/warm-pools.ts' },
+    entry: {
+      'cli/warm-pools': 'src/cli/warm-pools.ts',
+      // The `agent-platform` bin, and the demo and simulator it loads when a command runs (msw and ws stay
+      // external: optional peer dependencies).
+      'cli/agent-platform': 'src/cli/agent-platform.ts',
+      'cli/demo': 'src/cli/demo.ts',
+    },
     format: ['esm'],
     target: 'es2022',
     platform: 'node',

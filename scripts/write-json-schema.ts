@@ -1,5 +1,5 @@
 // Writes docs/event-model.schema.json: the JSON Schema of the strict event model (z.toJSONSchema), for users of
-// other languages. Run with Node 24 (which strips TypeScript types): `node scripts/write-json-schema.ts`.
+// other languages. Run with Node 24 (which strips TypeScript types): `npm run docs:schema` (`node scripts/write-json-schema.ts`).
 // `--check` exits 1 when the file is out of date instead of writing it.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';

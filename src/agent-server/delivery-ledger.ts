@@ -36,7 +36,10 @@ export class DeliveryLedger {
   #index: Set<string> | undefined;
   #recordsSinceLookup = 0;
   #markTimestamp: string | undefined;
+  // The ids delivered at the mark: `#markIds[0..#markCount)`, reused, not reallocated (this runs for every
+  // live event; `position()` hands out copies).
   readonly #markIds: string[] = [];
+  #markCount = 0;
   #floor: Mark | undefined;
 
   constructor(window: number) {
@@ -47,6 +50,30 @@ export class DeliveryLedger {
   /** The resume point of the current connection (`undefined`: nothing is older than wanted). */
   setFloor(position: ResumePosition | undefined): void {
     this.#floor = position ? { timestamp: position.timestamp, ids: new Set(position.eventIds) } : undefined;
+  }
+
+  /**
+   * `isOld` and `record` in one step: records the event and returns true unless it is old. The live path:
+   * an event newer than everything delivered and than the floor is recorded without a lookup.
+   */
+  admit(id: string | undefined, timestamp: string | undefined): boolean {
+    const mark = this.#markTimestamp;
+    if (
+      id !== undefined &&
+      timestamp !== undefined &&
+      mark !== undefined &&
+      timestamp > mark &&
+      (this.#floor === undefined || timestamp > this.#floor.timestamp)
+    ) {
+      this.#remember(id);
+      this.#markTimestamp = timestamp;
+      this.#markIds[0] = id;
+      this.#markCount = 1;
+      return true;
+    }
+    if (this.isOld(id, timestamp)) return false;
+    this.record(id, timestamp);
+    return true;
   }
 
   /** True when the event is older than the floor, or already delivered. */
@@ -66,34 +93,39 @@ export class DeliveryLedger {
 
   /** Records a delivered event. */
   record(id: string | undefined, timestamp: string | undefined): void {
-    if (id !== undefined) {
-      const index = this.#index;
-      const oldest = this.#ring[this.#next];
-      this.#ring[this.#next] = id;
-      this.#next = (this.#next + 1) % this.#window;
-      if (index !== undefined) {
-        if (oldest !== undefined) index.delete(oldest);
-        index.add(id);
-        this.#recordsSinceLookup += 1;
-        if (this.#recordsSinceLookup > this.#window) this.#index = undefined;
-      }
-    }
+    if (id !== undefined) this.#remember(id);
     if (timestamp === undefined) return;
     const mark = this.#markTimestamp;
     if (mark === undefined || timestamp > mark) {
       this.#markTimestamp = timestamp;
-      // Reused, not reallocated: this runs for every live event. `position()` hands out copies.
-      this.#markIds.length = 0;
-      if (id !== undefined) this.#markIds.push(id);
+      this.#markCount = 0;
+      if (id !== undefined) this.#markIds[this.#markCount++] = id;
     } else if (timestamp === mark && id !== undefined) {
-      this.#markIds.push(id);
+      this.#markIds[this.#markCount++] = id;
     }
   }
 
   /** The newest position delivered so far, if any event with a timestamp was delivered. */
   position(): ResumePosition | undefined {
     const timestamp = this.#markTimestamp;
-    return timestamp === undefined ? undefined : { timestamp, eventIds: [...this.#markIds] };
+    return timestamp === undefined
+      ? undefined
+      : { timestamp, eventIds: this.#markIds.slice(0, this.#markCount) };
+  }
+
+  /** Puts a delivered id in the ring (and in the index while there is one). */
+  #remember(id: string): void {
+    const next = this.#next;
+    const oldest = this.#ring[next];
+    this.#ring[next] = id;
+    this.#next = next + 1 === this.#window ? 0 : next + 1;
+    const index = this.#index;
+    if (index !== undefined) {
+      if (oldest !== undefined) index.delete(oldest);
+      index.add(id);
+      this.#recordsSinceLookup += 1;
+      if (this.#recordsSinceLookup > this.#window) this.#index = undefined;
+    }
   }
 
   #indexed(): Set<string> {

@@ -14,6 +14,7 @@ import {
   type Event,
   FULL_STATE_KEY,
   isConversationStateUpdateEvent,
+  type KnownEventKind,
   type KnownEventMap,
   safeParseEvent,
 } from '../models/index.js';
@@ -87,6 +88,8 @@ const NORMAL_CLOSURE = 1000;
 const AUTH_FAILED = 4001;
 const NOT_FOUND = 4004;
 const TRY_AGAIN_LATER = 1013;
+/** Frames are parsed leniently (one options object for all of them). */
+const LENIENT = { mode: 'lenient' } as const;
 
 /**
  * A live event stream of one conversation (`EventsClient.subscribe`): an `AsyncIterable<Event>` (a `break`
@@ -329,7 +332,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   #onFrame(conn: Connection, data: unknown): void {
     if (this.#isStale(conn)) return;
     const text = frameText(data);
-    const parsed = text === undefined ? undefined : safeParseEvent(text, { mode: 'lenient' });
+    const parsed = text === undefined ? undefined : safeParseEvent(text, LENIENT);
     if (!parsed?.success) {
       const error = parsed?.error ?? new SubscriptionError('The server sent a binary frame');
       this.#ctx.logger.warn(`ignored a frame that is not an event: ${error.message}`);
@@ -344,8 +347,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     ) {
       this.#onSnapshot(conn, event);
     } else if (conn.live) {
-      this.#deliver(event);
-      if (this.#overflowing()) this.#onOverflow(conn);
+      // The bound is checked again after the listeners ran: one of them may have closed the subscription.
+      if (this.#deliver(event) && !this.#isStale(conn) && this.#overflowing()) this.#onOverflow(conn);
     } else if (!this.#ledger.isOld(idOf(event), timestampOf(event))) {
       conn.pending.push(event);
       if (conn.pending.length > Math.max(1000, this.#maxBuffered)) {
@@ -500,25 +503,33 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
 
   // ---- delivery ---------------------------------------------------------------------------------------
 
-  #deliver(event: Event): void {
-    const id = idOf(event);
+  /**
+   * Delivers one event unless it is a duplicate or older than wanted. True when a `for await` buffer is now
+   * at `maxBufferedEvents`. Runs for every event: no allocation, no emit to a name nobody listens to.
+   */
+  #deliver(event: Event): boolean {
     const timestamp = timestampOf(event);
-    if (this.#ledger.isOld(id, timestamp)) return;
-    this.#ledger.record(id, timestamp);
+    if (!this.#ledger.admit(idOf(event), timestamp)) return false;
     const queues = this.#queues;
-    for (let i = 0; i < queues.length; i += 1) queues[i]!.push(event);
-    this.#emitEvent('event', event);
-    this.#emitEvent(event.kind, event);
+    const max = this.#maxBuffered;
+    let full = false;
+    for (let i = 0; i < queues.length; i += 1) if (queues[i]!.push(event) >= max) full = true;
+    const kind = event.kind;
+    if (this.#anyListener()) {
+      if (this.listenerCount('event') > 0) this.#emitEvent('event', event);
+      if (this.listenerCount(kind as KnownEventKind) > 0) this.#emitEvent(kind, event);
+    }
     // Catch-up events can be older than the snapshot the connection started with: they must not roll it back.
     if (
-      event.kind === 'ConversationStateUpdateEvent' &&
+      kind === 'ConversationStateUpdateEvent' &&
       isConversationStateUpdateEvent(event) &&
       (this.#stateTimestamp === undefined || timestamp === undefined || timestamp >= this.#stateTimestamp)
     ) {
       this.#state = applyStateUpdate(this.#state, event);
       if (timestamp !== undefined) this.#stateTimestamp = timestamp;
-      this.#emit('state', this.#state);
+      if (this.listenerCount('state') > 0) this.#emit('state', this.#state);
     }
+    return full;
   }
 
   #overflowing(): boolean {
@@ -677,6 +688,15 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         });
       });
     }
+  }
+
+  /**
+   * False when no listener at all is registered (a `for await` loop alone): then the per-event names are not
+   * looked up. eventemitter3 counts the names that have listeners in `_eventsCount`; anything but 0 (or a
+   * version without the field) takes the normal path.
+   */
+  #anyListener(): boolean {
+    return (this as unknown as { _eventsCount?: unknown })._eventsCount !== 0;
   }
 
   /** `#emit` for the per-event names, without the rest-argument array (this runs for every event). */

@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliveryLedger } from '../../src/agent-server/delivery-ledger.js';
 import { EventQueue } from '../../src/agent-server/event-buffer.js';
@@ -64,6 +65,66 @@ describe('DeliveryLedger', () => {
   });
 });
 
+describe('DeliveryLedger.admit (the live path)', () => {
+  // Few ids and timestamps, so that duplicates, ties and older events are frequent.
+  const step = fc.record({
+    id: fc.option(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { nil: undefined }),
+    timestamp: fc.option(fc.constantFrom('T1', 'T2', 'T2.5', 'T3', 'T4'), { nil: undefined }),
+    floor: fc.option(
+      fc.record({
+        timestamp: fc.constantFrom('T1', 'T2', 'T3'),
+        eventIds: fc.subarray(['a', 'b', 'c']),
+      }),
+      { freq: 8 },
+    ),
+  });
+
+  it('decides and records exactly as isOld followed by record', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(step, { maxLength: 60 }), (window, steps) => {
+        const fast = new DeliveryLedger(window);
+        const reference = new DeliveryLedger(window);
+        for (const { id, timestamp, floor } of steps) {
+          if (floor !== null) {
+            fast.setFloor(floor);
+            reference.setFloor(floor);
+          }
+          const old = reference.isOld(id, timestamp);
+          if (!old) reference.record(id, timestamp);
+          expect(fast.admit(id, timestamp)).toBe(!old);
+          expect(fast.position()).toEqual(reference.position());
+        }
+        for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) {
+          expect(fast.isOld(id, undefined)).toBe(reference.isOld(id, undefined));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a newer event is admitted, a resend of one still in the window is not', () => {
+    const ledger = new DeliveryLedger(2);
+    expect(ledger.admit('a', '2026-01-01T10:00:00.1')).toBe(true);
+    expect(ledger.admit('b', '2026-01-01T10:00:00.2')).toBe(true);
+    expect(ledger.admit('b', '2026-01-01T10:00:00.2')).toBe(false);
+    expect(ledger.admit('c', '2026-01-01T10:00:00.2')).toBe(true);
+    expect(ledger.position()).toEqual({ timestamp: '2026-01-01T10:00:00.2', eventIds: ['b', 'c'] });
+    // `a` left the window of 2: it can no longer be recognised by id.
+    expect(ledger.admit('a', '2026-01-01T10:00:00.1')).toBe(true);
+  });
+
+  it('positions handed out are copies: later deliveries do not change them', () => {
+    const ledger = new DeliveryLedger(10);
+    ledger.admit('a', 'T1');
+    ledger.admit('b', 'T1');
+    const saved = ledger.position();
+    ledger.admit('c', 'T2');
+    ledger.admit('d', 'T2');
+    expect(saved).toEqual({ timestamp: 'T1', eventIds: ['a', 'b'] });
+    expect(ledger.position()).toEqual({ timestamp: 'T2', eventIds: ['c', 'd'] });
+  });
+});
+
 describe('EventQueue', () => {
   it('hands queued items out before the end, then ends (or throws once)', async () => {
     let taken = 0;
@@ -89,6 +150,75 @@ describe('EventQueue', () => {
     queue.clear();
     expect(queue.size).toBe(0);
     expect(await queue.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('push reports how many items wait; an item handed to a waiting consumer does not wait', async () => {
+    const queue = new EventQueue<string>();
+    const waiting = queue.next();
+    expect(queue.push('a')).toBe(0);
+    expect(await waiting).toEqual({ value: 'a', done: false });
+    expect(queue.push('b')).toBe(1);
+    expect(queue.push('c')).toBe(2);
+    expect(queue.size).toBe(2);
+  });
+
+  it('several waiting next() calls are served first come, first served', async () => {
+    const queue = new EventQueue<number>();
+    const first = queue.next();
+    const second = queue.next();
+    const third = queue.next();
+    queue.push(1);
+    queue.push(2);
+    expect(await first).toEqual({ value: 1, done: false });
+    expect(await second).toEqual({ value: 2, done: false });
+    queue.end();
+    expect(await third).toEqual({ value: undefined, done: true });
+  });
+
+  it('end(error) rejects every waiting call; clear() ends every waiting call', async () => {
+    const failing = new EventQueue<number>();
+    const calls = [failing.next(), failing.next()];
+    failing.end(new Error('gone'));
+    for (const call of calls) await expect(call).rejects.toThrow('gone');
+    const cleared = new EventQueue<number>();
+    const more = [cleared.next(), cleared.next()];
+    cleared.clear();
+    for (const call of more) expect(await call).toEqual({ value: undefined, done: true });
+    expect(cleared.push(1)).toBe(0);
+  });
+
+  it('hands items out in order through any mix of pushes and takes (ring wrap-around and growth)', async () => {
+    const op = fc.oneof(fc.constant('take' as const), fc.integer({ min: 1, max: 200 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 80 }), async (ops) => {
+        let taken = 0;
+        const queue = new EventQueue<number>(() => {
+          taken += 1;
+        });
+        const model: number[] = [];
+        let next = 0;
+        let takes = 0;
+        for (const o of ops) {
+          if (o === 'take') {
+            if (model.length === 0) continue;
+            expect(await queue.next()).toEqual({ value: model.shift(), done: false });
+            takes += 1;
+          } else {
+            for (let i = 0; i < o; i += 1) {
+              model.push(next);
+              expect(queue.push(next)).toBe(model.length);
+              next += 1;
+            }
+          }
+          expect(queue.size).toBe(model.length);
+        }
+        queue.end();
+        for (const value of model) expect(await queue.next()).toEqual({ value, done: false });
+        expect(await queue.next()).toEqual({ value: undefined, done: true });
+        expect(taken).toBe(takes + model.length);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('stays compact over a long stream', async () => {

@@ -478,6 +478,78 @@ describe('bad frames', () => {
   });
 });
 
+describe('listeners and the `for await` loop together', () => {
+  it('listeners added while live get the events that follow, under `event`, their kind and `state`', async () => {
+    const { store } = modern;
+    const id = store.addConversation().id;
+    const sub = clientFor(modern).subscribe(id);
+    const iterated: string[] = [];
+    const loop = (async () => {
+      for await (const event of sub) {
+        iterated.push(label(event as never));
+        if (iterated.length === 4) break;
+      }
+    })();
+    await until(() => sub.phase === 'live');
+    // Nobody listens yet: the `for await` loop alone.
+    store.publish(id, store.message('one'));
+    await until(() => iterated.length === 1);
+    const heard: string[] = [];
+    sub.on('event', (event) => heard.push(`event ${label(event as never)}`));
+    sub.on('MessageEvent', (event) => heard.push(`MessageEvent ${label(event)}`));
+    sub.on('state', (state) => heard.push(`state ${String(state.execution_status)}`));
+    store.publish(id, store.message('two'));
+    store.setStatus(id, 'running');
+    store.publish(id, store.message('three', 'agent'));
+    await loop;
+    expect(iterated).toEqual(['one', 'two', 'ConversationStateUpdateEvent', 'three']);
+    expect(heard).toEqual([
+      'event two',
+      'MessageEvent two',
+      'event ConversationStateUpdateEvent',
+      'state running',
+      'event three',
+      'MessageEvent three',
+    ]);
+  });
+
+  it('the state mirror follows per-key updates when nobody listens to `state`', async () => {
+    const { store } = modern;
+    const id = store.addConversation().id;
+    const sub = clientFor(modern).subscribe(id);
+    const got = collect(sub, 2);
+    await until(() => sub.phase === 'live');
+    store.setStatus(id, 'running');
+    store.publish(id, store.stateUpdate('title', 'renamed'));
+    await got;
+    expect(sub.state).toMatchObject({ execution_status: 'running', title: 'renamed' });
+  });
+
+  it('a listener may close the subscription once the buffer is full: it ends there, without a pause', async () => {
+    const { store } = modern;
+    const id = store.addConversation().id;
+    const sub = clientFor(modern).subscribe(id, { maxBufferedEvents: 3 });
+    // A loop that never takes anything: its buffer fills up.
+    const iterator = sub[Symbol.asyncIterator]();
+    const reasons: string[] = [];
+    sub.on('reconnecting', (info) => reasons.push(info.reason));
+    sub.on('event', () => {
+      if (sub.buffered >= 3) sub.close();
+    });
+    const closed = new Promise((resolve) => sub.once('close', resolve));
+    await until(() => sub.phase === 'live');
+    for (let i = 0; i < 5; i += 1) store.publish(id, store.message(`m${i}`));
+    expect(await closed).toEqual({ reason: 'closed' });
+    expect(reasons).toEqual([]);
+    expect(sub.phase).toBe('closed');
+    const taken: string[] = [];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      taken.push(label(next.value as never));
+    }
+    expect(taken).toEqual(['m0', 'm1', 'm2']);
+  });
+});
+
 describe('slow consumers: a bounded buffer', () => {
   it("onOverflow 'error': SubscriptionOverflowError once maxBufferedEvents wait", async () => {
     const { store } = modern;

@@ -11,7 +11,7 @@
 import * as z from 'zod/mini';
 import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
 import { type ConversationState, ConversationStateSchema } from './conversation-state.js';
-import { EVENT_KIND_SET, type KnownEventKind } from './events.js';
+import { EVENT_KIND_SET } from './events.js';
 import { PARSE_PARAMS } from './messages.js';
 import { type Plan, planFor, stripKnownNulls } from './nulls.js';
 import { redactEventJson, safeEventJson } from './redact.js';
@@ -47,7 +47,6 @@ export function enableCompiledParsers(compiler: Compile): void {
   compile = compiler;
   cache.clear();
   lenientEvent = undefined;
-  lenientByKind.clear();
 }
 
 /** Parsers (compiled when enabled) and null plans, built on first use. */
@@ -69,24 +68,6 @@ let lenientEvent: z.ZodMiniType | undefined;
 function lenientEventParser(): z.ZodMiniType {
   if (lenientEvent === undefined) lenientEvent = compiled(lenientSchemas.Event);
   return lenientEvent;
-}
-
-/**
- * The lenient parser of each known event kind, built on first use: with compiled parsers, the compiled variant
- * of that kind; otherwise the Event union. The Event union is a discriminated union: it hands an object of a
- * known kind to that kind's variant and returns the variant's result as it is (success or issues), so parsing
- * with the variant gives the same result. But the union compiles to one function for all 14 variants, and a
- * stream of mixed kinds runs faster through one small function per kind.
- */
-const lenientByKind = new Map<string, z.ZodMiniType>();
-
-function lenientParserOf(kind: KnownEventKind): z.ZodMiniType {
-  let parser = lenientByKind.get(kind);
-  if (parser === undefined) {
-    parser = compile && !z.config().jitless ? compiled(lenientSchemas.variants[kind]) : lenientEventParser();
-    lenientByKind.set(kind, parser);
-  }
-  return parser;
 }
 
 function planOf(schema: z.ZodMiniType): Plan | undefined {
@@ -149,8 +130,7 @@ export function safeParseEvent(input: unknown, options?: ParseOptions): SafePars
     }
     if (!EVENT_KIND_SET.has(value.kind))
       return { success: true, data: makeUnknown(value, 'unknown-kind') as Event };
-    // A known kind: its variant's result is the union's (see `lenientByKind`).
-    const parser = lenientParserOf(value.kind as KnownEventKind);
+    const parser = lenientEventParser();
     let result = parser.safeParse(value, PARSE_PARAMS);
     if (result.success) return { success: true, data: result.data as Event };
     const plan = planOf(lenientSchemas.Event);

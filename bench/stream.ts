@@ -22,7 +22,10 @@ function option(name: string, fallback: number): number {
   const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
-const ROUNDS = option('rounds', 7);
+const ROUNDS = option('rounds', 15);
+// Both clients get the same warm-up runs: the figure is steady-state throughput. The subscriber needs more of
+// them (zod's generated validators settle after ~25-40k events); docs/performance.md gives the cold figures.
+const WARMUP = option('warmup', 8);
 const EVENTS = option('events', 5000);
 
 const worker = new Worker(new URL('./_stream-server.ts', import.meta.url));
@@ -107,8 +110,10 @@ function median(values: number[]): number {
 }
 
 // Warm-up (JIT, zod's compiled parsers, connections), then rounds in alternating order.
-await bare();
-await subscribed();
+for (let run = 0; run < WARMUP; run += 1) {
+  await bare();
+  await subscribed();
+}
 const perSecond = (ms: number) => (EVENTS * 1000) / ms;
 const series = {
   bareWall: [] as number[],
@@ -136,7 +141,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
 const wall = median(ratios.wall);
 const cpu = median(ratios.cpu);
 console.log(
-  `node ${process.version}; ${EVENTS} events per run (${samples} real sample events, round robin); ${ROUNDS} rounds; medians:`,
+  `node ${process.version}; ${EVENTS} events per run (${samples} real sample events, round robin); ${WARMUP} warm-up runs each, then ${ROUNDS} rounds; medians:`,
 );
 console.log('                                 wall clock       per main-thread CPU second');
 console.log(

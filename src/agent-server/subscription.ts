@@ -116,6 +116,13 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   readonly #ledger: DeliveryLedger;
   // An array, not a Set: it is walked for every event.
   #queues: EventQueue<Event>[] = [];
+  /**
+   * Events delivered before the first `for await` loop asked for them (e.g. while the app awaited a `send`):
+   * kept for that first loop, so none is lost. Bounded by `maxBufferedEvents`: an app that only listens to
+   * the emitter never iterates, so when the backlog fills it is dropped (logged at info level) instead of
+   * pausing the stream.
+   */
+  #backlog: EventQueue<Event> | undefined;
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = () => this.#finish('aborted', new APIUserAbortError('The subscription was aborted'));
 
@@ -145,6 +152,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     this.#readyTimeout = options.readyTimeout ?? 30_000;
     this.#resume = options.resume ?? true;
     this.#ledger = new DeliveryLedger(options.dedupeWindow ?? 10_000);
+    this.#backlog = new EventQueue<Event>(() => this.#onTake());
+    this.#queues = [this.#backlog];
     this.ready = new Promise<ConversationStateMirror>((resolve, reject) => {
       this.#resolveReady = resolve;
       this.#rejectReady = reject;
@@ -202,9 +211,14 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Event> {
-    const queue = new EventQueue<Event>(() => this.#onTake());
-    if (this.#phase === 'closed') queue.end(this.#endError);
-    else this.#queues = [...this.#queues, queue];
+    // The first loop takes over the backlog (already in #queues, and ended with the subscription if it ended).
+    const backlog = this.#backlog;
+    this.#backlog = undefined;
+    const queue = backlog ?? new EventQueue<Event>(() => this.#onTake());
+    if (backlog === undefined) {
+      if (this.#phase === 'closed') queue.end(this.#endError);
+      else this.#queues = [...this.#queues, queue];
+    }
     return {
       next: () => queue.next(),
       return: async () => {
@@ -514,6 +528,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     const max = this.#maxBuffered;
     let full = false;
     for (let i = 0; i < queues.length; i += 1) if (queues[i]!.push(event) >= max) full = true;
+    if (full && this.#backlog !== undefined && this.#backlog.size >= max) full = this.#dropBacklog();
     const kind = event.kind;
     if (this.#anyListener()) {
       if (this.listenerCount('event') > 0) this.#emitEvent('event', event);
@@ -530,6 +545,18 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       if (this.listenerCount('state') > 0) this.#emit('state', this.#state);
     }
     return full;
+  }
+
+  /** No loop has iterated within `maxBufferedEvents` events: listeners only. True when another buffer is full. */
+  #dropBacklog(): boolean {
+    const backlog = this.#backlog;
+    this.#backlog = undefined;
+    this.#queues = this.#queues.filter((queue) => queue !== backlog);
+    backlog?.clear();
+    this.#ctx.logger.info(
+      `no for-await loop took events within ${this.#maxBuffered} events: they went to listeners only, and a loop started later begins from there`,
+    );
+    return this.#overflowing();
   }
 
   #overflowing(): boolean {

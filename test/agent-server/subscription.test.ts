@@ -225,6 +225,43 @@ describe('readiness, state mirror and delivery', () => {
     sub.close();
   });
 
+  it('events that arrive before the first `for await` step are kept for that loop', async () => {
+    const { store } = modern;
+    const id = store.addConversation().id;
+    const sub = clientFor(modern).subscribe(id);
+    const seen: string[] = [];
+    sub.on('event', (event) => seen.push(event.id));
+    await sub.ready;
+    await until(() => sub.phase === 'live');
+    // The app is busy elsewhere (awaiting a send, say) while the first events arrive.
+    store.publish(id, store.message('early one'));
+    store.publish(id, store.message('early two', 'agent'));
+    await until(() => seen.length === 2);
+    const first = collect(sub, 3);
+    store.publish(id, store.message('late'));
+    const events = await first;
+    expect(events.map((event) => label(event))).toEqual(['early one', 'early two', 'late']);
+    expect(events.map((event) => event.id)).toEqual(seen);
+  });
+
+  it('an emitter-only app is not held back by the backlog: it is dropped once full', async () => {
+    const { store } = modern;
+    const id = store.addConversation().id;
+    const sub = clientFor(modern).subscribe(id, { maxBufferedEvents: 3 });
+    const seen: string[] = [];
+    sub.on('event', (event) => seen.push(event.id));
+    await sub.ready;
+    await until(() => sub.phase === 'live');
+    for (let i = 0; i < 6; i += 1) store.publish(id, store.message(`m${i}`));
+    await until(() => seen.length === 6);
+    expect(sub.phase).toBe('live');
+    expect(sub.buffered).toBe(0);
+    // A loop started now begins from the next event.
+    const next = collect(sub, 1);
+    store.publish(id, store.message('after'));
+    expect((await next).map((event) => label(event))).toEqual(['after']);
+  });
+
   it('history: the whole log over REST first (no socket resend needed), then live, each once', async () => {
     const { store, connections } = modern;
     const id = store.addConversation().id;

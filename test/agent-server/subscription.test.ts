@@ -230,7 +230,7 @@ describe('readiness, state mirror and delivery', () => {
     const id = store.addConversation().id;
     const sub = clientFor(modern).subscribe(id);
     const seen: string[] = [];
-    sub.on('event', (event) => seen.push(event.id));
+    sub.on('event', (event) => seen.push(String(event.id)));
     await sub.ready;
     await until(() => sub.phase === 'live');
     // The app is busy elsewhere (awaiting a send, say) while the first events arrive.
@@ -241,7 +241,7 @@ describe('readiness, state mirror and delivery', () => {
     store.publish(id, store.message('late'));
     const events = await first;
     expect(events.map((event) => label(event))).toEqual(['early one', 'early two', 'late']);
-    expect(events.map((event) => event.id)).toEqual(seen);
+    expect(events.map((event) => String(event.id))).toEqual(seen);
   });
 
   it('an emitter-only app is not held back by the backlog: it is dropped once full', async () => {
@@ -249,7 +249,7 @@ describe('readiness, state mirror and delivery', () => {
     const id = store.addConversation().id;
     const sub = clientFor(modern).subscribe(id, { maxBufferedEvents: 3 });
     const seen: string[] = [];
-    sub.on('event', (event) => seen.push(event.id));
+    sub.on('event', (event) => seen.push(String(event.id)));
     await sub.ready;
     await until(() => sub.phase === 'live');
     for (let i = 0; i < 6; i += 1) store.publish(id, store.message(`m${i}`));

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type LoopbackServer, serveHandlers } from '../serve-http.js';
 import { type AgentServerHandlersOptions, agentRunnerFor, agentServerHandlers } from './handlers.js';
-import { decideHandshake, EventSocketSession, type SocketSimulationOptions } from './socket-session.js';
+import type { SocketSimulationOptions } from './socket-session.js';
+import { upgradeEventSocket } from './socket-upgrade.js';
 import { AgentServerStore } from './store.js';
 
 export interface ServeAgentServerOptions extends Omit<AgentServerHandlersOptions, 'baseUrl'> {
@@ -59,34 +60,8 @@ export async function serveAgentServer(options: ServeAgentServerOptions = {}): P
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgrades += 1;
-    const url = new URL(request.url ?? '/', `http://${host}`);
-    if (!/^\/sockets\/events\/[^/]+$/.test(url.pathname)) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    const header = request.headers['x-session-api-key'];
-    const headerKey = Array.isArray(header) ? header[0] : header;
-    if (decideHandshake(url, headerKey, simulation) === 'refuse') {
-      // notes §2.1: closing before accept is an HTTP 403 to the client.
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(request, socket, head, (client) => {
+    upgradeEventSocket(request, socket, head, host, simulation, wss, open, () => {
       accepted += 1;
-      open.add(client);
-      const session = new EventSocketSession(
-        { send: (text) => client.send(text), close: (code, reason) => client.close(code, reason) },
-        url,
-        headerKey,
-        simulation,
-      );
-      client.on('message', (data) => session.onMessage(String(data)));
-      client.on('close', () => {
-        open.delete(client);
-        session.onClose();
-      });
-      client.on('error', () => undefined);
-      session.start();
     });
   };
 

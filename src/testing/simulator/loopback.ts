@@ -3,11 +3,8 @@ import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'msw';
 import type { WebSocket as WsSocket } from 'ws';
 import { agentRunnerFor } from '../agent-server/handlers.js';
-import {
-  decideHandshake,
-  EventSocketSession,
-  type SocketSimulationOptions,
-} from '../agent-server/socket-session.js';
+import type { SocketSimulationOptions } from '../agent-server/socket-session.js';
+import { upgradeEventSocket } from '../agent-server/socket-upgrade.js';
 import { type LoopbackServer, serveHandlers } from '../serve-http.js';
 import type { ComposedPlatform } from './compose.js';
 import { SIMULATED_SERVICES, type SimulatedService } from './info.js';
@@ -62,7 +59,7 @@ export async function listenPlatform(
       const wss = new WebSocketServer({ noServer: true, clientTracking: false });
       closeSocketServer = () => wss.close();
       servers.agentServer.server.on('upgrade', (request: IncomingMessage, duplex: Duplex, head: Buffer) =>
-        upgrade(request, duplex, head, host, simulation, wss, sockets),
+        upgradeEventSocket(request, duplex, head, host, simulation, wss, sockets),
       );
       handlers = platform.http;
     },
@@ -75,44 +72,4 @@ export async function listenPlatform(
       await Promise.all(Object.values(servers).map((server) => server.close()));
     },
   };
-}
-
-/** The agent server's `/sockets/events/{id}`, as `serveAgentServer` runs it (notes §2.1). */
-function upgrade(
-  request: IncomingMessage,
-  duplex: Duplex,
-  head: Buffer,
-  host: string,
-  simulation: SocketSimulationOptions,
-  wss: import('ws').WebSocketServer,
-  sockets: Set<WsSocket>,
-): void {
-  const url = new URL(request.url ?? '/', `http://${host}`);
-  if (!/^\/sockets\/events\/[^/]+$/.test(url.pathname)) {
-    duplex.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    return;
-  }
-  const header = request.headers['x-session-api-key'];
-  const headerKey = Array.isArray(header) ? header[0] : header;
-  if (decideHandshake(url, headerKey, simulation) === 'refuse') {
-    // notes §2.1: closing before accept is an HTTP 403 to the client.
-    duplex.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    return;
-  }
-  wss.handleUpgrade(request, duplex, head, (client) => {
-    sockets.add(client);
-    const session = new EventSocketSession(
-      { send: (text) => client.send(text), close: (code, reason) => client.close(code, reason) },
-      url,
-      headerKey,
-      simulation,
-    );
-    client.on('message', (data) => session.onMessage(String(data)));
-    client.on('close', () => {
-      sockets.delete(client);
-      session.onClose();
-    });
-    client.on('error', () => undefined);
-    session.start();
-  });
 }

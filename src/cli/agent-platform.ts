@@ -3,7 +3,7 @@
 // See docs/testing.md. Both need the optional peer dependencies msw and ws; they are loaded only by the
 // command that runs, so `--help` works without them.
 import type { SimulatorInfo } from '../testing/simulator.js';
-import { type CommandSpec, helpText, type ParsedArgs, parseArgs, UsageError, usageLine } from './args.js';
+import { type CommandSpec, type ParsedArgs, selectCommand, UsageError, usageLine } from './args.js';
 
 const PROG = 'agent-platform';
 
@@ -60,34 +60,9 @@ exit status: 0 when stopped by a signal, 1 when it cannot start (port in use, ms
 ];
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === '-h' || name === '--help' || name === 'help') {
-    out(mainHelp());
-    return 0;
-  }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
-    err(mainUsage());
-    err(
-      name === undefined
-        ? `${PROG}: error: a command is required (see ${PROG} --help)`
-        : `${PROG}: error: invalid choice: '${name}' (choose from ${COMMANDS.map((c) => `'${c.name}'`).join(', ')})`,
-    );
-    return 2;
-  }
-  let args: ParsedArgs;
-  try {
-    args = parseArgs(rest, command);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    err(usageLine(PROG, command));
-    err(`${PROG} ${command.name}: error: ${error.message}`);
-    return 2;
-  }
-  if (args.help) {
-    out(helpText(PROG, command));
-    return 0;
-  }
+  const selected = selectCommand(PROG, COMMANDS, argv, { out, err, usage: mainUsage, help: mainHelp });
+  if ('exit' in selected) return selected.exit;
+  const { command, args } = selected;
   try {
     return await command.run(args);
   } catch (error) {

@@ -151,3 +151,50 @@ export function helpText(prog: string, spec: CommandSpec): string {
     ...(spec.details ? ['', spec.details] : []),
   ].join('\n');
 }
+
+export interface CommandLineText {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** The one-line usage of the whole program. */
+  usage: () => string;
+  /** The program's `--help` text. */
+  help: () => string;
+}
+
+/**
+ * The subcommand named by `argv[0]` with its parsed arguments, or the exit code when there is nothing to run:
+ * 0 after printing help, 2 after a usage error (argparse's conventions, as the Python helper).
+ */
+export function selectCommand<C extends CommandSpec>(
+  prog: string,
+  commands: readonly C[],
+  argv: readonly string[],
+  text: CommandLineText,
+): { command: C; args: ParsedArgs } | { exit: number } {
+  const [name, ...rest] = argv;
+  if (name === '-h' || name === '--help' || name === 'help') {
+    text.out(text.help());
+    return { exit: 0 };
+  }
+  const command = commands.find((candidate) => candidate.name === name);
+  if (!command) {
+    text.err(text.usage());
+    text.err(
+      name === undefined
+        ? `${prog}: error: a command is required (see ${prog} --help)`
+        : `${prog}: error: invalid choice: '${name}' (choose from ${commands.map((c) => `'${c.name}'`).join(', ')})`,
+    );
+    return { exit: 2 };
+  }
+  try {
+    const args = parseArgs(rest, command);
+    if (!args.help) return { command, args };
+    text.out(helpText(prog, command));
+    return { exit: 0 };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    text.err(usageLine(prog, command));
+    text.err(`${prog} ${command.name}: error: ${error.message}`);
+    return { exit: 2 };
+  }
+}

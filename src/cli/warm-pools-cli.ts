@@ -17,7 +17,7 @@ import {
 import { RuntimeAdminClient } from '../runtime/client.js';
 import { isRuntimePreconditionError } from '../runtime/errors.js';
 import { shellQuote } from '../runtime/shell-quote.js';
-import { type CommandSpec, helpText, type ParsedArgs, parseArgs, UsageError, usageLine } from './args.js';
+import { type CommandSpec, type ParsedArgs, selectCommand, UsageError, usageLine } from './args.js';
 import { runKubectl, which } from './kubectl.js';
 import { maskEnvironmentSecrets, prettyJson } from './output.js';
 
@@ -255,37 +255,9 @@ ${ENVIRONMENT_HELP}`,
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const err = (text: string) => io.stderr.write(`${text}\n`);
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
-    if (name === undefined) {
-      err(mainUsage());
-      err(`${PROG}: error: a command is required (see ${PROG} --help)`);
-      return 2;
-    }
-    out(mainHelp());
-    return 0;
-  }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
-    err(mainUsage());
-    err(
-      `${PROG}: error: invalid choice: '${name}' (choose from ${COMMANDS.map((c) => `'${c.name}'`).join(', ')})`,
-    );
-    return 2;
-  }
-  let args: ParsedArgs;
-  try {
-    args = parseArgs(rest, command);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    err(usageLine(PROG, command));
-    err(`${PROG} ${command.name}: error: ${error.message}`);
-    return 2;
-  }
-  if (args.help) {
-    out(helpText(PROG, command));
-    return 0;
-  }
+  const selected = selectCommand(PROG, COMMANDS, argv, { out, err, usage: mainUsage, help: mainHelp });
+  if ('exit' in selected) return selected.exit;
+  const { command, args } = selected;
   let client: RuntimeAdminClient | undefined;
   const context: Context = {
     args,

@@ -17,7 +17,7 @@ import {
 import { RuntimeAdminClient } from '../runtime/client.js';
 import { isRuntimePreconditionError } from '../runtime/errors.js';
 import { shellQuote } from '../runtime/shell-quote.js';
-import { type CommandSpec, type ParsedArgs, selectCommand, UsageError, usageLine } from './args.js';
+import { type CommandSpec, type ParsedArgs, selectCommand } from './args.js';
 import { runKubectl, which } from './kubectl.js';
 import { maskEnvironmentSecrets, prettyJson } from './output.js';
 

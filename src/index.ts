@@ -1,5 +1,4 @@
 // Everything: clients, errors and the event model.
-export { EventsClient } from './agent-server/events-client.js';
 export * from './agent-server/index.js';
 export type { AgentServerClientOptions } from './agent-server/options.js';
 export * from './core/errors.js';

@@ -60,7 +60,12 @@ exit status: 0 when stopped by a signal, 1 when it cannot start (port in use, ms
 ];
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const selected = selectCommand(PROG, COMMANDS, argv, { out, err, usage: mainUsage, help: mainHelp });
+  const selected = selectCommand(PROG, COMMANDS, argv, {
+    out,
+    err,
+    description: 'A simulated agent platform on this machine, and a demo of agent-platform-sdk against it.',
+    epilogue: [LOCAL_ONLY],
+  });
   if ('exit' in selected) return selected.exit;
   const { command, args } = selected;
   try {
@@ -70,26 +75,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     err(`${PROG} ${command.name}: error: ${describeFailure(error)}`);
     return error instanceof UsageError ? 2 : 1;
   }
-}
-
-function mainUsage(): string {
-  return `usage: ${PROG} {${COMMANDS.map((c) => c.name).join(',')}} ...`;
-}
-
-function mainHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
-  return [
-    mainUsage(),
-    '',
-    'A simulated agent platform on this machine, and a demo of agent-platform-sdk against it.',
-    '',
-    'commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary.split('. ')[0]}.`),
-    '',
-    `Run '${PROG} <command> --help' for a command's options.`,
-    '',
-    LOCAL_ONLY,
-  ].join('\n');
 }
 
 async function simulate(args: ParsedArgs): Promise<number> {

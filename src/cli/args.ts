@@ -155,10 +155,33 @@ export function helpText(prog: string, spec: CommandSpec): string {
 export interface CommandLineText {
   out: (text: string) => void;
   err: (text: string) => void;
-  /** The one-line usage of the whole program. */
-  usage: () => string;
-  /** The program's `--help` text. */
-  help: () => string;
+  /** What the program does, one sentence, for `--help`. */
+  description: string;
+  /** Lines after the command list in `--help` (environment, exit codes, …). */
+  epilogue: string[];
+}
+
+/** `usage: prog {a,b,c} ...`, argparse's form. */
+export function programUsage(prog: string, commands: readonly CommandSpec[]): string {
+  return `usage: ${prog} {${commands.map((c) => c.name).join(',')}} ...`;
+}
+
+/** The program's `--help`: usage, description, one line per command (its summary's first sentence), epilogue. */
+export function programHelp(prog: string, commands: readonly CommandSpec[], text: CommandLineText): string {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+  const firstSentence = (summary: string) => `${summary.split('. ')[0]!.replace(/\.$/, '')}.`;
+  return [
+    programUsage(prog, commands),
+    '',
+    text.description,
+    '',
+    'commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}${firstSentence(c.summary)}`),
+    '',
+    `Run '${prog} <command> --help' for the options of a command.`,
+    '',
+    ...text.epilogue,
+  ].join('\n');
 }
 
 /**
@@ -173,12 +196,12 @@ export function selectCommand<C extends CommandSpec>(
 ): { command: C; args: ParsedArgs } | { exit: number } {
   const [name, ...rest] = argv;
   if (name === '-h' || name === '--help' || name === 'help') {
-    text.out(text.help());
+    text.out(programHelp(prog, commands, text));
     return { exit: 0 };
   }
   const command = commands.find((candidate) => candidate.name === name);
   if (!command) {
-    text.err(text.usage());
+    text.err(programUsage(prog, commands));
     text.err(
       name === undefined
         ? `${prog}: error: a command is required (see ${prog} --help)`

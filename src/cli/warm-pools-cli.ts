@@ -255,7 +255,16 @@ ${ENVIRONMENT_HELP}`,
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const err = (text: string) => io.stderr.write(`${text}\n`);
-  const selected = selectCommand(PROG, COMMANDS, argv, { out, err, usage: mainUsage, help: mainHelp });
+  const selected = selectCommand(PROG, COMMANDS, argv, {
+    out,
+    err,
+    description: 'Manage warm sandbox pools (warm-runtime configurations) on the runtime API.',
+    epilogue: [
+      ENVIRONMENT_HELP,
+      '',
+      'exit codes: 0 ok; 1 precondition failed; 2 HTTP or connection error, or bad usage',
+    ],
+  });
   if ('exit' in selected) return selected.exit;
   const { command, args } = selected;
   let client: RuntimeAdminClient | undefined;
@@ -276,28 +285,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     err(failure.message);
     return failure.exitCode;
   }
-}
-
-function mainUsage(): string {
-  return `usage: ${PROG} {${COMMANDS.map((c) => c.name).join(',')}} ...`;
-}
-
-function mainHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
-  return [
-    mainUsage(),
-    '',
-    'Manage warm sandbox pools (warm-runtime configurations) on the runtime API.',
-    '',
-    'commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
-    '',
-    `Run \`${PROG} <command> --help\` for the options of a command.`,
-    '',
-    ENVIRONMENT_HELP,
-    '',
-    'exit codes: 0 ok; 1 precondition failed; 2 HTTP or connection error, or bad usage',
-  ].join('\n');
 }
 
 function processIo(): CliIo {

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// Provisions the real peers of the conformance suite (test/conformance/): one Python 3.12 virtual environment per
+// peer and version, under .cache/peers/, from the pinned requirement files in test/peers/requirements/.
+//
+//   npm run peers                 the versions CI runs (test/peers/matrix.json, `ci: true`)
+//   npm run peers -- --all        every version of the matrix
+//   npm run peers -- --compile    re-resolve the requirement files (each as of the day after its release)
+//   npm run peers -- --json       one JSON summary on stdout
+//
+// Python is test infrastructure only: it installs and runs the real servers; the SDK and its tests are TypeScript.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const matrix = JSON.parse(readFileSync(join(root, 'test/peers/matrix.json'), 'utf8'));
+const requirementsDir = join(root, 'test/peers/requirements');
+export const peersDir = process.env.PEERS_DIR ?? join(root, '.cache/peers');
+const UV_VERSION = '0.13.9';
+const PEER_KEYS = { agentServer: 'agent-server', gateway: 'gateway', tracing: 'tracing' };
+
+const usage = `Usage: npm run peers -- [--all] [--compile] [--json] [--only agent-server|gateway|tracing]
+
+Creates one Python 3.12 virtual environment per real peer and version under .cache/peers/
+from the pinned requirement files in test/peers/requirements/.
+
+  --all        every version of test/peers/matrix.json (default: the versions marked ci)
+  --compile    re-resolve the requirement files as of each release's next day, then stop
+  --only NAME  one peer only
+  --json       print a JSON summary
+  --help       this text`;
+
+function parseArgs(argv) {
+  const options = { all: false, compile: false, json: false, only: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--all') options.all = true;
+    else if (arg === '--compile') options.compile = true;
+    else if (arg === '--json') options.json = true;
+    else if (arg === '--only') options.only = argv[++i];
+    else if (arg === '--help' || arg === '-h') {
+      console.log(usage);
+      process.exit(0);
+    } else {
+      console.error(`peers: unknown argument ${arg}\n\n${usage}`);
+      process.exit(2);
+    }
+  }
+  if (options.only !== undefined && !Object.values(PEER_KEYS).includes(options.only)) {
+    console.error(`peers: --only takes one of ${Object.values(PEER_KEYS).join(', ')}`);
+    process.exit(2);
+  }
+  return options;
+}
+
+/** Every peer version of the matrix, as `{ peer, version, released, ci }`. */
+export function matrixEntries() {
+  return Object.entries(PEER_KEYS).flatMap(([key, peer]) => matrix[key].map((entry) => ({ peer, ...entry })));
+}
+
+function runs(command, args) {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout + result.stderr : undefined;
+}
+
+/** A Python 3.12 interpreter: $PEERS_PYTHON, `python3.12` on PATH (when it really runs: a pyenv shim may not), pyenv's. */
+export function findPython() {
+  const candidates = [process.env.PEERS_PYTHON, 'python3.12'];
+  const pyenvVersions = join(process.env.PYENV_ROOT ?? join(homedir(), '.pyenv'), 'versions');
+  if (existsSync(pyenvVersions)) {
+    for (const name of readdirSync(pyenvVersions).sort().reverse()) {
+      if (name.startsWith('3.12')) candidates.push(join(pyenvVersions, name, 'bin/python3.12'));
+    }
+  }
+  candidates.push('/usr/bin/python3.12', '/usr/local/bin/python3.12');
+  for (const candidate of candidates) {
+    if (candidate && runs(candidate, ['--version'])?.includes('Python 3.12')) return candidate;
+  }
+  return undefined;
+}
+
+function step(command, args, what) {
+  const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (result.status !== 0) {
+    throw new Error(`${what} failed (exit ${result.status}):\n${(result.stderr || result.stdout).slice(-4000)}`);
+  }
+}
+
+function ensureUv(python) {
+  const uv = join(peersDir, 'uv/bin/uv');
+  if (runs(uv, ['--version'])?.includes(UV_VERSION)) return uv;
+  log(`installing uv ${UV_VERSION}`);
+  mkdirSync(peersDir, { recursive: true });
+  step(python, ['-m', 'venv', '--clear', join(peersDir, 'uv')], 'creating the uv environment');
+  step(join(peersDir, 'uv/bin/pip'), ['install', '-q', `uv==${UV_VERSION}`], 'installing uv');
+  return uv;
+}
+
+const fingerprint = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+export const envDir = (peer, version) => join(peersDir, `${peer}-${version}`);
+const markerFile = (peer, version) => join(envDir(peer, version), 'provisioned.json');
+
+/** True when the environment exists and was built from the current requirement file. */
+export function isProvisioned(peer, version) {
+  const marker = markerFile(peer, version);
+  if (!existsSync(marker)) return false;
+  const requirements = join(requirementsDir, `${peer}-${version}.txt`);
+  return JSON.parse(readFileSync(marker, 'utf8')).requirements === fingerprint(requirements);
+}
+
+function provision(uv, python, { peer, version }) {
+  if (isProvisioned(peer, version)) return 'ready';
+  const dir = envDir(peer, version);
+  const requirements = join(requirementsDir, `${peer}-${version}.txt`);
+  step(uv, ['venv', '-q', '--clear', '--python', python, dir], `creating ${peer} ${version}`);
+  step(uv, ['pip', 'sync', '-q', '--python', join(dir, 'bin/python'), requirements], `installing ${peer} ${version}`);
+  writeFileSync(markerFile(peer, version), JSON.stringify({ requirements: fingerprint(requirements) }));
+  return 'installed';
+}
+
+function nextDay(date) {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
+function compile(uv, { peer, version, released }) {
+  const input = join(requirementsDir, `${peer}-${version}.in`);
+  const output = join(requirementsDir, `${peer}-${version}.txt`);
+  step(
+    uv,
+    [
+      'pip', 'compile', '-q', '--python-version', '3.12', '--no-header',
+      '--exclude-newer', `${nextDay(released)}T00:00:00Z`, input, '-o', output,
+    ],
+    `resolving ${peer} ${version}`,
+  );
+}
+
+let quiet = false;
+function log(message) {
+  if (!quiet) console.error(`peers: ${message}`);
+}
+
+function main() {
+  const options = parseArgs(process.argv.slice(2));
+  quiet = options.json;
+  const python = findPython();
+  if (!python) {
+    console.error('peers: Python 3.12 not found (set PEERS_PYTHON, or install python3.12); the conformance suite needs it');
+    process.exit(1);
+  }
+  const uv = ensureUv(python);
+  const selected = matrixEntries().filter(
+    (entry) => (options.all || entry.ci) && (options.only === undefined || entry.peer === options.only),
+  );
+  const summary = [];
+  const started = Date.now();
+  for (const [index, entry] of selected.entries()) {
+    const label = `[${index + 1}/${selected.length}] ${entry.peer} ${entry.version}`;
+    const t0 = Date.now();
+    try {
+      if (options.compile) {
+        compile(uv, entry);
+        summary.push({ ...entry, status: 'resolved' });
+      } else {
+        const status = provision(uv, python, entry);
+        summary.push({ ...entry, status, seconds: (Date.now() - t0) / 1000 });
+      }
+      log(`${label}: ${summary.at(-1).status} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (error) {
+      summary.push({ ...entry, status: 'failed', error: String(error.message) });
+      log(`${label}: FAILED\n${error.message}`);
+    }
+  }
+  const failed = summary.filter((entry) => entry.status === 'failed');
+  log(`${selected.length - failed.length}/${selected.length} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (options.json) console.log(JSON.stringify({ python, peersDir, peers: summary }, null, 2));
+  process.exit(failed.length === 0 ? 0 : 1);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

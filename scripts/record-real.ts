@@ -1,0 +1,49 @@
+// Re-records the real data the offline tests use: for each agent-server version of test/peers/matrix.json that
+// `npm run peers` provisioned, run every conformance scenario against the real server and write
+//   test/fixtures/real/<version>/<scenario>.json   REST events + raw socket frames of both protocols
+//   test/fixtures/openapi/<version>.json           the server's /openapi.json
+// Run with Node 24: `npm run record:real [-- 1.58.0 1.11.4]` (default: every provisioned version).
+import '../bench/_ts-sources.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const { peerEnv, versionsUnderTest } = await import('../test/peers/peers.ts');
+const { startRealAgentServer } = await import('../test/conformance/support/agent-server.ts');
+const { startFakeLlm } = await import('../test/conformance/support/fake-llm.ts');
+const { recordOpenApi, recordScenario } = await import('../test/conformance/support/record.ts');
+const { SCENARIOS } = await import('../test/conformance/support/scenarios.ts');
+
+const root = resolve(import.meta.dirname, '..');
+const wanted = process.argv.slice(2);
+process.env.CONFORMANCE_ALL = '1';
+const versions = versionsUnderTest('agent-server').filter((entry) => wanted.length === 0 || wanted.includes(entry.version));
+
+for (const { version } of versions) {
+  const venv = peerEnv('agent-server', version);
+  if (!venv) {
+    console.error(`record-real: ${version} not provisioned (npm run peers -- --all), skipped`);
+    continue;
+  }
+  const t0 = Date.now();
+  const llm = await startFakeLlm();
+  const server = await startRealAgentServer(venv, version);
+  try {
+    const dir = join(root, 'test/fixtures/real', version);
+    mkdirSync(dir, { recursive: true });
+    for (const name of Object.keys(SCENARIOS)) {
+      const recorded = await recordScenario(server, llm, name);
+      writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ version, ...recorded }, null, 1)}\n`);
+      const kinds = new Set(recorded.events.map((event) => String(event.kind)));
+      console.error(`record-real: ${version} ${name}: ${recorded.status}, ${recorded.events.length} events (${[...kinds].join(', ')})`);
+    }
+    mkdirSync(join(root, 'test/fixtures/openapi'), { recursive: true });
+    writeFileSync(join(root, 'test/fixtures/openapi', `${version}.json`), `${JSON.stringify(await recordOpenApi(server), null, 1)}\n`);
+  } catch (error) {
+    console.error(`record-real: ${version} failed: ${(error as Error).message}\n${server.log().slice(-3000)}`);
+    process.exitCode = 1;
+  } finally {
+    await server.close();
+    await llm.close();
+  }
+  console.error(`record-real: ${version} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}

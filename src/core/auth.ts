@@ -26,7 +26,7 @@ export function headerAuth(
 ): () => Promise<Record<string, string>> {
   if (typeof credential === 'string') secrets.add(credential);
   return async () => {
-    const value = await resolveCredential(credential);
+    const value = await resolveCredential(credential, header);
     if (!value) return {};
     secrets.add(value);
     return { [header]: `${scheme}${value}` };

@@ -182,6 +182,44 @@ brand(APIConnectionTimeoutError, 'APIConnectionTimeoutError');
 export class APIUserAbortError extends AgentPlatformError {}
 brand(APIUserAbortError, 'APIUserAbortError');
 
+/**
+ * A successful answer's body passed the call's size limit (`maxResponseBytes`, default 16 MiB), declared by
+ * `Content-Length` or counted while reading; the read stopped there. Never retried: the same request gets
+ * the same body.
+ */
+export class ResponseTooLargeError extends AgentPlatformError {
+  /** The limit, in bytes. */
+  readonly limit: number;
+  /** Bytes declared or received when the read stopped (at least `limit + 1`). */
+  readonly received: number;
+  readonly method: string;
+  /** The request URL with credentials redacted. */
+  readonly url: string;
+  constructor(init: { limit: number; received: number; method: string; url: string }) {
+    super(
+      `The answer to ${init.method} ${init.url} is larger than the limit of ${init.limit} bytes (maxResponseBytes); reading stopped at ${init.received} bytes`,
+    );
+    this.limit = init.limit;
+    this.received = init.received;
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+brand(ResponseTooLargeError, 'ResponseTooLargeError');
+
+/**
+ * A credential function threw or returned something that is not a string. Nothing was sent. The message
+ * names the credential, never its value; the function's own error is not attached (it may quote a secret).
+ */
+export class CredentialError extends AgentPlatformError {
+  readonly credential: string;
+  constructor(credential: string, message: string) {
+    super(`${credential}: ${message}`);
+    this.credential = credential;
+  }
+}
+brand(CredentialError, 'CredentialError');
+
 /** Milliseconds from a `Retry-After` header value (delta-seconds or HTTP date). */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
@@ -232,6 +270,8 @@ export const isInternalServerError = guard<InternalServerError>('InternalServerE
 export const isAPIConnectionError = guard<APIConnectionError>('APIConnectionError');
 export const isAPIConnectionTimeoutError = guard<APIConnectionTimeoutError>('APIConnectionTimeoutError');
 export const isAPIUserAbortError = guard<APIUserAbortError>('APIUserAbortError');
+export const isResponseTooLargeError = guard<ResponseTooLargeError>('ResponseTooLargeError');
+export const isCredentialError = guard<CredentialError>('CredentialError');
 
 /** For service folders that define their own error classes (e.g. `AdminDisabledError`). */
 export { brand as brandErrorClass, guard as errorGuard };

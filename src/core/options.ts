@@ -1,3 +1,4 @@
+import { CredentialError, isAgentPlatformError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 
 /** A credential: the value itself, or a function (possibly async) that returns the current value. */
@@ -23,6 +24,11 @@ export interface ClientOptions {
   logger?: Logger;
   /** Default `warn`. */
   logLevel?: LogLevel;
+  /**
+   * Largest body of a successful answer, in bytes; a larger one fails with `ResponseTooLargeError` as soon as
+   * it passes the limit. Default 16 MiB. Error answers are read up to 64 KiB, the rest dropped.
+   */
+  maxResponseBytes?: number;
 }
 
 /** Options of a single call. */
@@ -35,9 +41,34 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export async function resolveCredential(credential: Credential | undefined): Promise<string | undefined> {
-  if (credential === undefined) return undefined;
-  return typeof credential === 'function' ? await credential() : credential;
+/**
+ * The credential's current value. A function that throws, or returns something other than a string, is a
+ * `CredentialError` naming `name` (its own error is dropped: it may quote the secret).
+ */
+export async function resolveCredential(
+  credential: Credential | undefined,
+  name = 'credential',
+): Promise<string | undefined> {
+  if (credential === undefined || credential === null) return undefined;
+  if (typeof credential === 'string') return credential;
+  if (typeof credential !== 'function') {
+    throw new CredentialError(name, 'must be a string or a function returning one');
+  }
+  let value: unknown;
+  try {
+    value = await credential();
+  } catch (error) {
+    if (isAgentPlatformError(error)) throw error;
+    throw new CredentialError(
+      name,
+      'the credential function threw; its error is not shown, as it may quote the secret',
+    );
+  }
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') {
+    throw new CredentialError(name, `the credential function returned ${typeof value}, not a string`);
+  }
+  return value;
 }
 
 /** `process.env[name]` where a process exists (Node), else undefined (browsers). */

@@ -1,4 +1,6 @@
 import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './bounded-body.js';
+import { checkClientOptions } from './check-options.js';
 import { errorMessageFromBody } from './error-body.js';
 import {
   APIConnectionError,
@@ -6,7 +8,10 @@ import {
   type APIError,
   APIUserAbortError,
   apiErrorClassFor,
+  CredentialError,
   isAgentPlatformError,
+  RequestValidationError,
+  ResponseTooLargeError,
   ResponseValidationError,
   type ValidationIssue,
 } from './errors.js';
@@ -48,7 +53,12 @@ export interface CallSpec<T> {
   isPermanent?: (status: number, body: unknown) => boolean;
   /** Turns a service quirk into a better error (e.g. a 500 that means "not found"). */
   mapError?: (error: APIError) => APIError;
+  /** This endpoint's body limit, when it differs from the client's `maxResponseBytes`. */
+  maxResponseBytes?: number;
 }
+
+/** How much of a body an error's `rawBody` keeps (after redaction, so no secret is cut in two). */
+const RAW_BODY_CHARS = 10_000;
 
 export interface TransportInit extends ClientOptions {
   baseUrl: string;
@@ -69,19 +79,15 @@ export class Transport {
   readonly #ky: typeof ky;
 
   constructor(init: TransportInit) {
+    checkClientOptions(init as unknown as Record<string, unknown>);
     this.#init = init;
     this.baseUrl = init.baseUrl.replace(/\/+$/, '');
     this.logger = new SafeLogger(init.logger, init.logLevel, init.secrets);
-    const fetchImpl = init.fetch;
     this.#ky = ky.create({
       timeout: init.timeout ?? 60_000,
       totalTimeout: init.totalTimeout ?? false,
       headers: init.headers,
       throwHttpErrors: true,
-      // ky calls fetch unbound; wrap so a user's fetch keeps its own `this`.
-      ...(fetchImpl
-        ? { fetch: (input: RequestInfo | URL, options?: RequestInit) => fetchImpl(input, options) }
-        : {}),
       hooks: {
         beforeRetry: [
           ({ request, retryCount, error }) => {
@@ -104,10 +110,13 @@ export class Transport {
     const url = this.url(spec.path, spec.query);
     const shownUrl = redactUrl(url, this.#init.secrets());
     if (spec.signal?.aborted) throw new APIUserAbortError('Request was aborted before it was sent');
+    checkCallTimeout(spec.timeout);
     const started = Date.now();
+    const auth = await this.#authHeaders();
+    const maxBytes = spec.maxResponseBytes ?? this.#init.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const fetchImpl = this.#init.fetch;
     let text: string;
     try {
-      const auth = (await this.#init.authHeaders?.()) ?? {};
       const response = await this.#ky(url, {
         method: spec.method,
         headers: { accept: 'application/json', ...auth, ...spec.headers },
@@ -115,6 +124,16 @@ export class Transport {
         ...(spec.signal ? { signal: spec.signal } : {}),
         ...(spec.timeout === undefined ? {} : { timeout: spec.timeout }),
         retry: this.#retryFor(spec),
+        // The body is read inside the fetch that ky times, so `timeout` and `totalTimeout` bound it too.
+        fetch: boundedFetch(
+          // ky calls fetch unbound; wrap so a user's fetch keeps its own `this`.
+          fetchImpl ? (input, options) => fetchImpl(input, options) : undefined,
+          {
+            maxBytes,
+            tooLarge: (received) =>
+              new ResponseTooLargeError({ limit: maxBytes, received, method: spec.method, url: shownUrl }),
+          },
+        ),
       });
       text = await response.text();
       this.logger.debug(`${spec.method} ${shownUrl} → ${response.status} in ${Date.now() - started} ms`);
@@ -126,6 +145,19 @@ export class Transport {
     if (spec.responseType === 'none') return undefined as T;
     if (spec.responseType === 'text') return text as T;
     return this.#decode(text, spec, shownUrl);
+  }
+
+  /** The credential headers; a credential function that fails is a `CredentialError`, not a network error. */
+  async #authHeaders(): Promise<Record<string, string>> {
+    try {
+      return (await this.#init.authHeaders?.()) ?? {};
+    } catch (error) {
+      if (isAgentPlatformError(error)) throw error;
+      throw new CredentialError(
+        'credential',
+        'resolving the credential failed; the error is not shown, as it may quote the secret',
+      );
+    }
   }
 
   #retryFor<T>(spec: CallSpec<T>) {
@@ -154,7 +186,7 @@ export class Transport {
     } catch {
       throw new ResponseValidationError('The server answered with text that is not JSON', {
         issues: [{ path: [], message: 'invalid JSON' }],
-        rawBody: redactText(text.slice(0, 10_000), secrets),
+        rawBody: rawBody(text, secrets),
         method: spec.method,
         url: shownUrl,
       });
@@ -164,7 +196,7 @@ export class Transport {
     if (result.success) return result.data;
     throw new ResponseValidationError(`The answer to ${spec.method} ${shownUrl} does not match the schema`, {
       issues: toIssues(result.error.issues),
-      rawBody: redactText(text.slice(0, 10_000), secrets),
+      rawBody: rawBody(text, secrets),
       method: spec.method,
       url: shownUrl,
     });
@@ -198,6 +230,19 @@ export class Transport {
     const cause = isNetworkError(error) && error.cause instanceof Error ? error.cause.message : undefined;
     const detail = redactText(cause ? `${message} (${cause})` : message, secrets);
     return new APIConnectionError(`${spec.method} ${shownUrl} failed: ${detail}`);
+  }
+}
+
+/** Redacted first, then cut: cutting first could leave the first half of a secret to be shown. */
+function rawBody(text: string, secrets: readonly string[]): string {
+  const redacted = redactText(text, secrets);
+  return redacted.length > RAW_BODY_CHARS ? `${redacted.slice(0, RAW_BODY_CHARS)}…` : redacted;
+}
+
+function checkCallTimeout(timeout: unknown): void {
+  if (timeout === undefined) return;
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 2_147_483_647) {
+    throw new RequestValidationError('must be a positive number of milliseconds', 'timeout');
   }
 }
 

@@ -28,5 +28,68 @@ export function describe(value: unknown): string {
   if (typeof value === 'string')
     return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+  if (typeof value === 'object') return isPlainObject(value) ? 'an object' : `a ${objectKind(value)}`;
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'symbol') return 'a symbol';
+  return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * True for `{…}` literals, `JSON.parse` objects and `Object.create(null)`: never a `Map`, `Date`, class
+ * instance or array, whose entries `JSON.stringify` would drop or mangle (a `Map` of tags is sent as `{}`).
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Keys that reach an object's prototype when assigned (`out[key] = value`) instead of being copied. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isPrototypeKey(key: string): boolean {
+  return PROTOTYPE_KEYS.has(key);
+}
+
+/**
+ * A plain object whose own keys include no `__proto__`, `constructor` or `prototype` (JSON input such as
+ * `{"__proto__": {...}}` would otherwise change the copy's prototype and be sent as `{}`).
+ */
+export function requirePlainObject(value: unknown, field: string): Record<string, unknown> {
+  if (!isPlainObject(value)) {
+    throw new RequestValidationError(`must be a plain object, got ${describe(value)}`, field);
+  }
+  const issues = Object.keys(value)
+    .filter(isPrototypeKey)
+    .map((key) => ({
+      path: [field, key],
+      message: 'is not allowed as a key (it would reach the prototype)',
+    }));
+  if (issues.length > 0) throw new RequestValidationError(issues);
+  return value;
+}
+
+/** C0 and C1 controls, DEL, and invisible format characters (zero-width, bidi overrides, BOM). */
+export function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (
+      c <= 0x1f ||
+      (c >= 0x7f && c <= 0x9f) ||
+      c === 0xad ||
+      (c >= 0x200b && c <= 0x200f) ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2060 && c <= 0x2064) ||
+      c === 0xfeff
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function objectKind(value: object): string {
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor
+    ?.name;
+  return typeof name === 'string' && /^[A-Za-z_$][\w$]{0,40}$/.test(name) ? name : 'non-plain object';
 }

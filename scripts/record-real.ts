@@ -1,6 +1,7 @@
 // Re-records the real data the offline tests use: for each agent-server version of test/peers/matrix.json that
 // `npm run peers` provisioned, run every conformance scenario against the real server and write
 //   test/fixtures/real/<version>/<scenario>.json   REST events + raw socket frames of both protocols
+//   test/fixtures/real/<version>/exchanges.json    fixed REST requests and the answers (replayed against our doubles)
 //   test/fixtures/openapi/<version>.json           the server's /openapi.json
 // Run with Node 24: `npm run record:real [-- 1.58.0 1.11.4]` (default: every provisioned version).
 import '../bench/_ts-sources.ts';
@@ -10,7 +11,7 @@ import { join, resolve } from 'node:path';
 const { peerEnv, versionsUnderTest } = await import('../test/peers/peers.ts');
 const { startRealAgentServer } = await import('../test/conformance/support/agent-server.ts');
 const { startFakeLlm } = await import('../test/conformance/support/fake-llm.ts');
-const { recordOpenApi, recordScenario } = await import('../test/conformance/support/record.ts');
+const { recordExchanges, recordOpenApi, recordScenario } = await import('../test/conformance/support/record.ts');
 const { SCENARIOS } = await import('../test/conformance/support/scenarios.ts');
 
 const root = resolve(import.meta.dirname, '..');
@@ -36,6 +37,8 @@ for (const { version } of versions) {
       const kinds = new Set(recorded.events.map((event) => String(event.kind)));
       console.error(`record-real: ${version} ${name}: ${recorded.status}, ${recorded.events.length} events (${[...kinds].join(', ')})`);
     }
+    const exchanges = await recordExchanges(server, llm);
+    writeFileSync(join(dir, 'exchanges.json'), `${JSON.stringify({ version, exchanges }, null, 1)}\n`);
     mkdirSync(join(root, 'test/fixtures/openapi'), { recursive: true });
     writeFileSync(join(root, 'test/fixtures/openapi', `${version}.json`), `${JSON.stringify(await recordOpenApi(server), null, 1)}\n`);
   } catch (error) {

@@ -80,7 +80,9 @@ describe('start', () => {
     });
     expect(info).toMatchObject({ execution_status: 'idle', workspace: { working_dir: 'workspace/project' } });
     expect((info.agent as unknown as { llm: { api_key: string } }).llm.api_key).toBe('**********');
-    expect(store.getConversation(info.id)!.events.map((event) => event.kind)).toEqual(['MessageEvent']);
+    // The initial message is the first event, and it runs (as on the real server) although run is false.
+    expect(store.getConversation(info.id)!.events[0]!.kind).toBe('MessageEvent');
+    expect(store.getConversation(info.id)!.info.execution_status).not.toBe('idle');
   });
 
   it('starting an id that exists returns that conversation (the server answers 200 instead of 201)', async () => {

@@ -78,7 +78,12 @@ describe('EventsClient.get', () => {
     expect(isNotFoundError(error)).toBe(true);
   });
 
-  it("the real server's 500 'Unknown event_id' is a NotFoundError, not retried", async () => {
+  it("an unknown event id (404 from 1.58, the real server's 500 'Unknown event_id' before) is a NotFoundError, not retried", async () => {
+    const newest = await client.get(CONVERSATION, 'missing-event').catch((e: unknown) => e);
+    expect(isNotFoundError(newest)).toBe(true);
+    expect(requests).toHaveLength(1);
+    requests.length = 0;
+    server.use(...agentServerHandlers({ baseUrl: BASE, sessionApiKey: KEY, store, version: '1.45.0' }));
     const error = await client.get(CONVERSATION, 'missing-event').catch((e: unknown) => e);
     expect(isNotFoundError(error)).toBe(true);
     expect((error as Error).message).toContain('Event not found');

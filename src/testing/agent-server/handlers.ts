@@ -13,6 +13,7 @@ import {
   validationError,
 } from './responses.js';
 import { AgentServerStore, isUuid, type StoredConversation, type StoredEvent } from './store.js';
+import { DEFAULT_AGENT_SERVER_VERSION, versionAtLeast } from './versions.js';
 
 export interface AgentServerHandlersOptions {
   /** `{base_url}` the handlers answer for, e.g. `http://localhost:8000`. Default: any origin. */
@@ -20,7 +21,10 @@ export interface AgentServerHandlersOptions {
   /** When set, requests without this `X-Session-API-Key` get 401 (notes §1.1). */
   sessionApiKey?: string;
   store?: AgentServerStore;
-  /** What `GET /server_info` reports, and which websocket features the socket handlers offer. Default `1.11.4`. */
+  /**
+   * What `GET /server_info` reports, and which answers and websocket features the handlers give. Default: the
+   * newest real version the conformance suite runs (`DEFAULT_AGENT_SERVER_VERSION`).
+   */
   version?: string;
   /** The simulated agent behind `run` and `send(…, {run: true})`. */
   agent?: AgentRunnerOptions;
@@ -52,6 +56,10 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
   const runner = agentRunnerFor(store, options.agent);
   const key = options.sessionApiKey;
+  // Recorded from the real servers (docs/compatibility.md): 1.58.0 answers an unknown conversation or event
+  // with 404 {"detail":"Not Found"} on every route; 1.45.0 and older answered 400 (pause, delete), 500
+  // (event) or 200 {"success": false} (title).
+  const uniformNotFound = versionAtLeast(options.version, [1, 58, 0]);
 
   /** Auth, UUID and lookup of `:conversationId`, as the server's dependencies do. */
   const lookup = (
@@ -73,7 +81,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
         uptime: (Date.now() - STARTED) / 1000,
         idle_time: 0,
         title: 'OpenHands Agent Server',
-        version: options.version ?? '1.11.4',
+        version: options.version ?? DEFAULT_AGENT_SERVER_VERSION,
         docs: '/docs',
         redoc: '/redoc',
       }),
@@ -141,9 +149,12 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
       const initial = body.initial_message as { content?: { text?: string }[]; run?: boolean } | undefined;
       if (initial?.content) {
         store.publish(conversation.id, store.message(initial.content.map((c) => c.text ?? '').join(' ')));
-        if (initial.run) runner.run(conversation.id);
       }
-      return HttpResponse.json(store.info(conversation.id), { status: 201 });
+      // The answer shows the conversation before its run (`idle`), as the real server's does.
+      const created = store.info(conversation.id);
+      // The real server starts the run for an initial message whatever its `run` says (every version).
+      if (initial?.content) runner.run(conversation.id);
+      return HttpResponse.json(created, { status: 201 });
     }),
 
     http.get(`${base}/api/conversations/:conversationId/events/search`, ({ request, params }) => {
@@ -211,8 +222,9 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
       if ('response' in found) return found.response;
       const eventId = String(params.eventId);
       const event = found.conversation.events.find((candidate) => candidate.id === eventId);
-      // notes §1.2.5: an unknown event id is an unmapped KeyError.
-      return event ? HttpResponse.json(event) : internalError(`'Unknown event_id: ${eventId}'`);
+      if (event) return HttpResponse.json(event);
+      // Before 1.58 an unknown event id was an unmapped KeyError (500).
+      return uniformNotFound ? plainStatus(404) : internalError(`'Unknown event_id: ${eventId}'`);
     }),
 
     http.get(`${base}/api/conversations/:conversationId`, ({ request, params }) => {
@@ -222,7 +234,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
     }),
 
     http.delete(`${base}/api/conversations/:conversationId`, ({ request, params }) => {
-      const found = lookup(request, params, () => plainStatus(400));
+      const found = lookup(request, params, () => (uniformNotFound ? plainStatus(404) : plainStatus(400)));
       if ('response' in found) return found.response;
       runner.stop(found.conversation.id);
       store.deleteConversation(found.conversation.id);
@@ -246,8 +258,8 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
         ]);
       }
       const conversation = store.getConversation(id);
-      // notes §1.3: an unknown id is not an error status here.
-      if (!conversation) return success(false);
+      // Before 1.58 an unknown id was not an error status here.
+      if (!conversation) return uniformNotFound ? plainStatus(404) : success(false);
       conversation.info.title = title.trim();
       conversation.info.updated_at = new Date().toISOString();
       return success();
@@ -266,7 +278,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
     }),
 
     http.post(`${base}/api/conversations/:conversationId/pause`, ({ request, params }) => {
-      const found = lookup(request, params, () => plainStatus(400));
+      const found = lookup(request, params, () => (uniformNotFound ? plainStatus(404) : plainStatus(400)));
       if ('response' in found) return found.response;
       const id = found.conversation.id;
       runner.stop(id);

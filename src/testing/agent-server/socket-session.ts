@@ -2,13 +2,14 @@ import type { AgentRunner } from './agent-runner.js';
 import { filterEvents, pageOf, sortByTimestamp } from './event-search.js';
 import type { AgentServerStore, StoredEvent } from './store.js';
 import { isUuid } from './store.js';
+import { versionAtLeast } from './versions.js';
 
 export interface SocketSimulationOptions {
   store: AgentServerStore;
   runner: AgentRunner;
   /** Keys the server accepts; none means the server is unsecured. */
   sessionApiKey?: string | undefined;
-  /** The simulated server version: decides auth methods, resend modes and frame details (notes §2.2). Default `1.11.4`. */
+  /** The simulated server version: decides auth methods, resend modes and frame details (notes §2.2). Default: the newest real version the conformance suite runs (`DEFAULT_AGENT_SERVER_VERSION`). */
   version?: string | undefined;
   /** notes §2.2 (1.22.1): subscribers per conversation before close 1013. Default: no cap. */
   maxSubscribersPerConversation?: number | undefined;
@@ -203,15 +204,7 @@ function legacyKey(url: URL, headerKey: string | undefined, version: string | un
   return atLeast(version, [1, 12, 0]) ? headerKey : undefined;
 }
 
-function atLeast(version: string | undefined, wanted: [number, number, number]): boolean {
-  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version ?? '1.11.4');
-  if (!match) return false;
-  for (let i = 0; i < 3; i += 1) {
-    const diff = Number(match[i + 1]) - wanted[i]!;
-    if (diff !== 0) return diff > 0;
-  }
-  return true;
-}
+const atLeast = versionAtLeast;
 
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);

@@ -64,3 +64,74 @@ export async function recordOpenApi(server: RealAgentServer): Promise<unknown> {
   const { json } = await call(server, 'GET', '/openapi.json');
   return json;
 }
+
+/** One request and the real server's answer, replayed against our doubles by test/testing/replay-real.test.ts. */
+export interface RecordedExchange {
+  readonly name: string;
+  readonly method: string;
+  /** `{id}` stands for the conversation the sequence started, `{unknown}` for an id no server knows. */
+  readonly path: string;
+  readonly body?: unknown;
+  readonly status: number;
+  readonly response: unknown;
+}
+
+export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * The exchanges of one fixed sequence, in order (each may depend on the ones before). The conversation is
+ * started with the fake LLM answering plain text, so it finishes at once and every later answer is settled.
+ */
+export function exchangeSequence(llmBaseUrl: string, workingDir: string) {
+  const start = {
+    agent: {
+      kind: 'Agent',
+      llm: { model: 'openai/conformance-fake', base_url: llmBaseUrl, api_key: 'sk-conformance-fake', usage_id: 'agent', num_retries: 0 },
+      tools: [{ name: 'terminal', params: { terminal_type: 'subprocess' } }],
+    },
+    workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
+    initial_message: { role: 'user', content: [{ type: 'text', text: 'go' }], run: false },
+    max_iterations: 5,
+    stuck_detection: false,
+    autotitle: false,
+  };
+  return [
+    { name: 'server info', method: 'GET', path: '/server_info' },
+    { name: 'start (initial message with run: false)', method: 'POST', path: '/api/conversations', body: start },
+    { name: 'get conversation', method: 'GET', path: '/api/conversations/{id}' },
+    { name: 'get unknown conversation', method: 'GET', path: '/api/conversations/{unknown}' },
+    { name: 'search events', method: 'GET', path: '/api/conversations/{id}/events/search?limit=100' },
+    { name: 'search unknown conversation', method: 'GET', path: '/api/conversations/{unknown}/events/search' },
+    { name: 'count events', method: 'GET', path: '/api/conversations/{id}/events/count' },
+    { name: 'get unknown event', method: 'GET', path: `/api/conversations/{id}/events/${UNKNOWN_ID}` },
+    { name: 'send message without run', method: 'POST', path: '/api/conversations/{id}/events', body: { role: 'user', content: [{ type: 'text', text: 'more' }], run: false } },
+    { name: 'set title', method: 'PATCH', path: '/api/conversations/{id}', body: { title: 'Replayed' } },
+    { name: 'set title of unknown conversation', method: 'PATCH', path: '/api/conversations/{unknown}', body: { title: 'x' } },
+    { name: 'confirmation policy', method: 'POST', path: '/api/conversations/{id}/confirmation_policy', body: { policy: { kind: 'NeverConfirm' } } },
+    { name: 'run unknown conversation', method: 'POST', path: '/api/conversations/{unknown}/run' },
+    { name: 'pause unknown conversation', method: 'POST', path: '/api/conversations/{unknown}/pause' },
+    { name: 'delete unknown conversation', method: 'DELETE', path: '/api/conversations/{unknown}' },
+    { name: 'delete conversation', method: 'DELETE', path: '/api/conversations/{id}' },
+    { name: 'get deleted conversation', method: 'GET', path: '/api/conversations/{id}' },
+  ] as const;
+}
+
+export function fillPath(path: string, id: string | undefined): string {
+  return path.replaceAll('{id}', id ?? UNKNOWN_ID).replaceAll('{unknown}', UNKNOWN_ID);
+}
+
+export async function recordExchanges(server: RealAgentServer, llm: FakeLlm): Promise<RecordedExchange[]> {
+  llm.script([{ text: 'Nothing to do.' }]);
+  const recorded: RecordedExchange[] = [];
+  let id: string | undefined;
+  for (const step of exchangeSequence(llm.baseUrl, server.workspaceDir)) {
+    const body = 'body' in step ? step.body : undefined;
+    const answer = await call(server, step.method, fillPath(step.path, id), body);
+    if (step.name.startsWith('start')) {
+      id = (answer.json as { id: string }).id;
+      await settle(server, id, 30_000, ['idle']);
+    }
+    recorded.push({ name: step.name, method: step.method, path: step.path, ...(body === undefined ? {} : { body }), status: answer.status, response: answer.json ?? answer.text });
+  }
+  return recorded;
+}

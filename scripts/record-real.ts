@@ -3,6 +3,7 @@
 //   test/fixtures/real/<version>/<scenario>.json   REST events + raw socket frames of both protocols
 //   test/fixtures/real/<version>/exchanges.json    fixed REST requests and the answers (replayed against our doubles)
 //   test/fixtures/openapi/<version>.json           the server's /openapi.json
+// and then the versions × features table of docs/compatibility.md (scripts/compat-table.ts).
 // Run with Node 24: `npm run record:real [-- 1.58.0 1.11.4]` (default: every provisioned version).
 import '../bench/_ts-sources.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -50,3 +51,7 @@ for (const { version } of versions) {
   }
   console.error(`record-real: ${version} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
+
+const { writeCompatTable } = await import('./compat-table.ts');
+writeCompatTable();
+console.error('record-real: docs/compatibility.md table updated');

@@ -21,18 +21,70 @@ const SECRET_KEYS =
 
 const SECRET_QUERY_PARAMS = /^(session_api_key|api_key|apikey|token|access_token|password|key)$/i;
 
-// Three base64url segments starting with a JSON header: a JWT.
-const JWT = /eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+// Runs of base64url characters and dots: the only text a JWT can lie in. Matching a run never backtracks
+// (every prefix of a run is a run), so the scan is linear; the JWT shape is then checked per run.
+const TOKEN_RUN = /[\w.-]+/g;
+// Linear too: one position per `Bearer`/`Basic`, and the whitespace run and the value class never overlap.
 const BEARER = /\b(Bearer|Basic)\s+[\w\-.~+/=]{6,}/gi;
 
-/** Replaces every known secret, JWT and bearer value in `text`. */
+/**
+ * Replaces every known secret (also in its JSON-escaped and URL-encoded forms), JWT and bearer value in
+ * `text`. Linear in the length of `text` for any input (docs/errors-and-retries.md, "Redaction").
+ */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) {
     // Short strings would redact ordinary words; credentials are never this short.
-    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+    if (secret.length < 4) continue;
+    for (const form of secretForms(secret)) {
+      if (out.includes(form)) out = out.split(form).join(REDACTED);
+    }
   }
-  return out.replace(JWT, REDACTED).replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  return out
+    .replace(TOKEN_RUN, (run) => (run.includes('eyJ') ? maskJwts(run) : run))
+    .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+}
+
+/** A secret as it appears raw, inside JSON text (escaped quotes, slashes, unicode) and in URLs. */
+function secretForms(secret: string): string[] {
+  const forms = new Set([secret]);
+  const json = JSON.stringify(secret).slice(1, -1);
+  forms.add(json);
+  forms.add(json.replaceAll('/', '\\/'));
+  // JSON writers that escape every non-ASCII character (Python's json.dumps default).
+  forms.add(json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  forms.add(encodeURIComponent(secret));
+  forms.add(encodeURIComponent(secret).replaceAll('%20', '+'));
+  return [...forms].filter((form) => form.length >= 4);
+}
+
+/**
+ * Within a run of `[\w.-]`, masks what the JWT shape `eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*` matches,
+ * segment by segment (split on dots), so the work is linear in the run's length.
+ */
+function maskJwts(run: string): string {
+  const segments = run.split('.');
+  const out: string[] = [];
+  let i = 0;
+  while (i < segments.length) {
+    const segment = segments[i] as string;
+    const start = segment.indexOf('eyJ');
+    // The header starts at the first `eyJ` (that leaves the longest rest), then 4+ characters, a dot, a
+    // payload of 4+ characters, a dot and a signature (possibly empty).
+    if (
+      start >= 0 &&
+      segment.length - start - 3 >= 4 &&
+      (segments[i + 1]?.length ?? 0) >= 4 &&
+      i + 2 < segments.length
+    ) {
+      out.push(`${segment.slice(0, start)}${REDACTED}`);
+      i += 3;
+    } else {
+      out.push(segment);
+      i += 1;
+    }
+  }
+  return out.join('.');
 }
 
 export function isSecretHeader(name: string): boolean {

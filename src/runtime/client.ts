@@ -17,7 +17,7 @@ import {
   resolveCredential,
 } from '../core/options.js';
 import type { CallSpec, Decoder } from '../core/transport.js';
-import { requireNonEmptyString } from '../core/validate.js';
+import { describe, isPlainObject, requireNonEmptyString } from '../core/validate.js';
 import { deriveTemplate, prepareWarmRuntimeConfigBody, type TemplateOverrides } from './body.js';
 import {
   checkEphemeralStorage,
@@ -30,7 +30,11 @@ import {
   type UpgradeStep,
   upgradeChecklist,
 } from './checks.js';
-import { computeAdminLoginHash, type Pbkdf2Engine } from './compute-admin-login-hash.js';
+import {
+  computeAdminLoginHash,
+  DEFAULT_MAX_PBKDF2_ITERATIONS,
+  type Pbkdf2Engine,
+} from './compute-admin-login-hash.js';
 import {
   AdminDisabledError,
   AdminLoginError,
@@ -38,13 +42,14 @@ import {
   RuntimePreconditionError,
   WarmRuntimeConfigNotFoundError,
 } from './errors.js';
-import { jwtExpiresAt } from './jwt.js';
+import { jwtExpiresAt, jwtIssuedAt } from './jwt.js';
 import {
   type ApiKey,
   runtimeSchemas,
   type WarmRuntimeConfig,
   type WarmRuntimeConfigBody,
 } from './schemas.js';
+import { SharedCall } from './shared-call.js';
 
 /** Admin JWT lifetime when the token carries no `exp` claim (spec 5.3, 8). */
 export const ADMIN_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -66,10 +71,18 @@ export interface RuntimeAdminClientOptions extends ClientOptions {
   apiKey?: Credential;
   /** Read `RUNTIME_API_URL`, `ADMIN_PASSWORD` and `API_KEY` for missing options. Default true. */
   env?: boolean;
-  /** Log in again this long before the JWT's expiry, in ms. Default 60 000. */
+  /**
+   * Log in again this long before the JWT's expiry, in ms. Default 60 000. For a token that lives less than
+   * twice the margin, half its lifetime is used instead, so short-lived tokens are still reused.
+   */
   tokenRefreshMargin?: number;
   /** PBKDF2 implementation of the login; default `auto` (WebCrypto when present, else @noble/hashes). */
   pbkdf2Engine?: Pbkdf2Engine;
+  /**
+   * Most PBKDF2 iterations an admin challenge may ask for; more is `Pbkdf2IterationsError` before hashing.
+   * Default 10 000 000.
+   */
+  maxPbkdf2Iterations?: number;
   /** The clock, in ms since the epoch (for tests). Default `Date.now`. */
   now?: () => number;
 }
@@ -103,6 +116,8 @@ export interface PoolChecks {
 interface Session {
   token: string;
   expiresAt: number;
+  /** When to log in again: `expiresAt` less the margin, adapted to the token's lifetime. */
+  refreshAt: number;
   /** `login`: from our handshake; `option`: the `adminToken` option. */
   origin: 'login' | 'option';
 }
@@ -124,13 +139,18 @@ export class RuntimeAdminClient extends BaseClient {
   readonly #margin: number;
   readonly #engine: Pbkdf2Engine;
   readonly #now: () => number;
+  readonly #maxIterations: number;
   #session: Session | undefined;
   #adminTokenRefused = false;
-  #login: Promise<string> | undefined;
+  readonly #login = new SharedCall<string>();
   #defaultKey: string | undefined;
-  #defaultKeyLookup: Promise<string> | undefined;
+  readonly #defaultKeyLookup = new SharedCall<string>();
 
   constructor(options: RuntimeAdminClientOptions = {}) {
+    if (!isPlainObject(options as unknown)) {
+      throw new RequestValidationError(`must be an options object, got ${describe(options)}`, 'options');
+    }
+    checkRuntimeOptions(options);
     const useEnv = options.env !== false;
     const env = (name: string) => (useEnv ? readEnv(name) : undefined);
     const baseUrl = options.baseUrl ?? env('RUNTIME_API_URL');
@@ -153,6 +173,7 @@ export class RuntimeAdminClient extends BaseClient {
       env: _e,
       tokenRefreshMargin: _m,
       pbkdf2Engine: _g,
+      maxPbkdf2Iterations: _i,
       now: _n,
       ...transportOptions
     } = options;
@@ -167,6 +188,7 @@ export class RuntimeAdminClient extends BaseClient {
     this.#margin = options.tokenRefreshMargin ?? 60_000;
     this.#engine = options.pbkdf2Engine ?? 'auto';
     this.#now = options.now ?? Date.now;
+    this.#maxIterations = options.maxPbkdf2Iterations ?? DEFAULT_MAX_PBKDF2_ITERATIONS;
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -175,16 +197,14 @@ export class RuntimeAdminClient extends BaseClient {
   /**
    * The challenge-response login (spec 5.3): `GET /api/admin/challenge`, PBKDF2 hash, `POST /api/admin/login`.
    * Returns the admin JWT and keeps it for later admin calls. A challenge refused as expired or reused is
-   * replaced by a fresh one once. Concurrent calls share one handshake.
+   * replaced by a fresh one once. Concurrent calls share one handshake; each caller's `signal` and `timeout`
+   * end only that caller's wait, and the handshake stops once every caller has stopped waiting.
    *
    * Throws `AdminDisabledError` (403: no admin password on the service), `AdminLoginError` (refused), or
    * `RuntimePreconditionError` `MISSING_ADMIN_CREDENTIALS` (no password configured here).
    */
   login(options: RequestOptions = {}): Promise<string> {
-    this.#login ??= this.#handshake(options).finally(() => {
-      this.#login = undefined;
-    });
-    return this.#login;
+    return this.#login.run((signal) => this.#handshake(signal), waitOptions(options), 'The admin login');
   }
 
   /** Forgets the admin JWT (and the `default` API key looked up with it); the next admin call logs in. */
@@ -198,8 +218,9 @@ export class RuntimeAdminClient extends BaseClient {
     return this.#session?.expiresAt;
   }
 
-  async #handshake(options: RequestOptions): Promise<string> {
-    const password = await resolveCredential(this.#adminPassword);
+  async #handshake(signal: AbortSignal): Promise<string> {
+    const options: RequestOptions = { signal };
+    const password = await resolveCredential(this.#adminPassword, 'adminPassword');
     if (!password) throw missingAdminCredentials();
     this.#secrets.add(password);
     let refused: APIError | undefined;
@@ -217,9 +238,7 @@ export class RuntimeAdminClient extends BaseClient {
         challenge.salt,
         challenge.challenge,
         challenge.iterations,
-        {
-          engine: this.#engine,
-        },
+        { engine: this.#engine, maxIterations: this.#maxIterations, signal },
       );
       try {
         const { token } = await this.transport.request({
@@ -233,11 +252,9 @@ export class RuntimeAdminClient extends BaseClient {
           mapError: adminDisabledOn403,
         });
         this.#secrets.add(token);
-        this.#session = {
-          token,
-          expiresAt: jwtExpiresAt(token) ?? this.#now() + ADMIN_TOKEN_LIFETIME_MS,
-          origin: 'login',
-        };
+        const now = this.#now();
+        const expiresAt = jwtExpiresAt(token) ?? now + ADMIN_TOKEN_LIFETIME_MS;
+        this.#session = { token, expiresAt, refreshAt: this.#refreshAt(expiresAt, now), origin: 'login' };
         return token;
       } catch (error) {
         if (isAdminDisabledError(error) || !(isBadRequestError(error) || isAuthenticationError(error)))
@@ -254,7 +271,16 @@ export class RuntimeAdminClient extends BaseClient {
   }
 
   #fresh(session: Session | undefined, now = this.#now()): session is Session {
-    return session !== undefined && now < session.expiresAt - this.#margin;
+    return session !== undefined && now < session.refreshAt;
+  }
+
+  /**
+   * `expiresAt` less the refresh margin; for a token living less than twice the margin, less half its
+   * lifetime (from `obtainedAt`), so a short-lived token serves several calls instead of none.
+   */
+  #refreshAt(expiresAt: number, obtainedAt: number): number {
+    const lifetime = expiresAt - obtainedAt;
+    return expiresAt - Math.min(this.#margin, Math.max(0, lifetime / 2));
   }
 
   /** The JWT for the next admin call: the kept one while fresh, else `adminToken`, else a new login. */
@@ -262,15 +288,23 @@ export class RuntimeAdminClient extends BaseClient {
     const now = this.#now();
     if (this.#fresh(this.#session, now)) return this.#session;
     if (this.#adminToken !== undefined && !this.#adminTokenRefused) {
-      const token = await resolveCredential(this.#adminToken);
+      const token = await resolveCredential(this.#adminToken, 'adminToken');
       if (token) {
         this.#secrets.add(token);
         const expiresAt = jwtExpiresAt(token);
-        const fresh = expiresAt === undefined || now < expiresAt - this.#margin;
-        if (fresh || !this.#canLogIn()) {
+        const refreshAt =
+          expiresAt === undefined
+            ? Number.POSITIVE_INFINITY
+            : this.#refreshAt(expiresAt, Math.min(jwtIssuedAt(token) ?? now, now));
+        if (now < refreshAt || !this.#canLogIn()) {
           // A function credential is asked again each time; a string is kept like a login's token.
           if (typeof this.#adminToken === 'string') {
-            this.#session = { token, expiresAt: expiresAt ?? Number.POSITIVE_INFINITY, origin: 'option' };
+            this.#session = {
+              token,
+              expiresAt: expiresAt ?? Number.POSITIVE_INFINITY,
+              refreshAt,
+              origin: 'option',
+            };
           }
           return { token, origin: 'option' };
         }
@@ -332,7 +366,7 @@ export class RuntimeAdminClient extends BaseClient {
   }
 
   async #readKey(options: RequestOptions): Promise<{ key: string; derived: boolean }> {
-    const given = await resolveCredential(this.#apiKey);
+    const given = await resolveCredential(this.#apiKey, 'apiKey');
     if (given) {
       this.#secrets.add(given);
       return { key: given, derived: false };
@@ -344,8 +378,10 @@ export class RuntimeAdminClient extends BaseClient {
         'API_KEY is not set, and no ADMIN_PASSWORD (or ADMIN_TOKEN) to fall back to. Either export API_KEY, or export ADMIN_PASSWORD so the client can fetch the default API key.',
       );
     }
-    this.#defaultKeyLookup ??= this.listApiKeys(options)
-      .then((keys) => {
+    // Shared by concurrent callers, each waiting with its own signal and timeout.
+    const key = await this.#defaultKeyLookup.run(
+      async (signal) => {
+        const keys = await this.listApiKeys({ signal });
         const entry = keys.find((key) => key.name === 'default');
         if (!entry) {
           throw new RuntimePreconditionError(
@@ -355,11 +391,11 @@ export class RuntimeAdminClient extends BaseClient {
         }
         this.#defaultKey = entry.key_value;
         return entry.key_value;
-      })
-      .finally(() => {
-        this.#defaultKeyLookup = undefined;
-      });
-    return { key: await this.#defaultKeyLookup, derived: true };
+      },
+      waitOptions(options),
+      'The default API key lookup',
+    );
+    return { key, derived: true };
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -450,6 +486,10 @@ export class RuntimeAdminClient extends BaseClient {
    * `DELETE /api/admin/warm-runtime-configs/{name}` (spec 3: `db` → `file` when an installer entry of that
    * name exists, else removed). Throws `WarmRuntimeConfigNotFoundError` (404) when no database entry has the
    * name, which includes installer entries such as `v1_current`.
+   *
+   * Never retried automatically: a DELETE that took effect but lost its answer would be retried into a 404,
+   * indistinguishable from a name that never existed. A connection error or timeout leaves the outcome
+   * unknown; list the configurations to find out.
    */
   async deleteWarmRuntimeConfig(name: string, options: RequestOptions = {}): Promise<DeleteResult> {
     requireConfigName(name);
@@ -457,6 +497,7 @@ export class RuntimeAdminClient extends BaseClient {
       method: 'DELETE',
       path: configPath(name),
       ...callOptions(options),
+      retry: false,
       decode: decoder(runtimeSchemas().DeleteResponse),
       mapError: (error) => (error.status === 404 ? new WarmRuntimeConfigNotFoundError(error, name) : error),
     });
@@ -494,6 +535,39 @@ export class RuntimeAdminClient extends BaseClient {
         : { storage: checkEphemeralStorage(configs, { ...options, nodeCapacity }) }),
       upgrade: upgradeChecklist(configs, options),
     };
+  }
+}
+
+function waitOptions(options: RequestOptions): { signal?: AbortSignal; timeout?: number } {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+  };
+}
+
+function checkRuntimeOptions(options: RuntimeAdminClientOptions): void {
+  const { tokenRefreshMargin, maxPbkdf2Iterations, pbkdf2Engine, now } = options;
+  if (
+    tokenRefreshMargin !== undefined &&
+    !(
+      typeof tokenRefreshMargin === 'number' &&
+      Number.isFinite(tokenRefreshMargin) &&
+      tokenRefreshMargin >= 0
+    )
+  ) {
+    throw new RequestValidationError('must be a number of milliseconds >= 0', 'tokenRefreshMargin');
+  }
+  if (
+    maxPbkdf2Iterations !== undefined &&
+    !(Number.isSafeInteger(maxPbkdf2Iterations) && maxPbkdf2Iterations >= 1)
+  ) {
+    throw new RequestValidationError('must be a positive integer', 'maxPbkdf2Iterations');
+  }
+  if (pbkdf2Engine !== undefined && !['auto', 'webcrypto', 'js'].includes(pbkdf2Engine)) {
+    throw new RequestValidationError('must be auto, webcrypto or js', 'pbkdf2Engine');
+  }
+  if (now !== undefined && typeof now !== 'function') {
+    throw new RequestValidationError('must be a function returning ms since the epoch', 'now');
   }
 }
 

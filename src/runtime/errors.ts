@@ -79,6 +79,24 @@ export class WarmRuntimeConfigNotFoundError extends NotFoundError {
 }
 brandErrorClass(WarmRuntimeConfigNotFoundError, 'WarmRuntimeConfigNotFoundError');
 
+/**
+ * The admin challenge asks for more PBKDF2 rounds than the client accepts (`maxPbkdf2Iterations`, default
+ * 10 000 000): refused before hashing, as such a count would keep a core busy for minutes. Raise the limit
+ * if your runtime API really uses that many.
+ */
+export class Pbkdf2IterationsError extends AgentPlatformError {
+  readonly iterations: number;
+  readonly limit: number;
+  constructor(iterations: number, limit: number) {
+    super(
+      `The admin challenge asks for ${iterations} PBKDF2 iterations, more than the limit of ${limit} (maxPbkdf2Iterations)`,
+    );
+    this.iterations = iterations;
+    this.limit = limit;
+  }
+}
+brandErrorClass(Pbkdf2IterationsError, 'Pbkdf2IterationsError');
+
 export type RuntimePreconditionCode =
   | 'MISSING_BASE_URL'
   | 'MISSING_ADMIN_CREDENTIALS'
@@ -108,3 +126,5 @@ export const isWarmRuntimeConfigNotFoundError = /* @__PURE__ */ errorGuard<WarmR
 );
 export const isRuntimePreconditionError =
   /* @__PURE__ */ errorGuard<RuntimePreconditionError>('RuntimePreconditionError');
+export const isPbkdf2IterationsError =
+  /* @__PURE__ */ errorGuard<Pbkdf2IterationsError>('Pbkdf2IterationsError');

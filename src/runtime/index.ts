@@ -34,6 +34,7 @@ export {
 export {
   type ComputeAdminLoginHashOptions,
   computeAdminLoginHash,
+  DEFAULT_MAX_PBKDF2_ITERATIONS,
   hasWebCryptoPbkdf2,
   type Pbkdf2Engine,
 } from './compute-admin-login-hash.js';
@@ -43,8 +44,10 @@ export {
   AdminLoginError,
   isAdminDisabledError,
   isAdminLoginError,
+  isPbkdf2IterationsError,
   isRuntimePreconditionError,
   isWarmRuntimeConfigNotFoundError,
+  Pbkdf2IterationsError,
   type RuntimePreconditionCode,
   RuntimePreconditionError,
   WarmRuntimeConfigNotFoundError,

@@ -3,11 +3,21 @@
  * no numeric `exp`. The signature is not checked: the client only needs to know when to log in again.
  */
 export function jwtExpiresAt(token: string): number | undefined {
+  return numericClaim(token, 'exp');
+}
+
+/** The `iat` claim in milliseconds since the epoch, like `jwtExpiresAt`. */
+export function jwtIssuedAt(token: string): number | undefined {
+  return numericClaim(token, 'iat');
+}
+
+function numericClaim(token: string, name: 'exp' | 'iat'): number | undefined {
   const payload = token.split('.')[1];
   if (payload === undefined) return undefined;
   try {
-    const claims = JSON.parse(base64UrlDecode(payload)) as { exp?: unknown };
-    return typeof claims.exp === 'number' && Number.isFinite(claims.exp) ? claims.exp * 1000 : undefined;
+    const claims = JSON.parse(base64UrlDecode(payload)) as Record<string, unknown>;
+    const value = claims?.[name];
+    return typeof value === 'number' && Number.isFinite(value) ? value * 1000 : undefined;
   } catch {
     return undefined;
   }

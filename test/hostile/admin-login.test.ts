@@ -1,0 +1,221 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import {
+  isAPIConnectionError,
+  isAPIConnectionTimeoutError,
+  isAPIUserAbortError,
+  isRequestValidationError,
+  isWarmRuntimeConfigNotFoundError,
+} from '../../src/index.js';
+import { RuntimeAdminClient } from '../../src/runtime/client.js';
+import { computeAdminLoginHash } from '../../src/runtime/compute-admin-login-hash.js';
+import { isPbkdf2IterationsError, type Pbkdf2IterationsError } from '../../src/runtime/errors.js';
+import { hostileServer, type ServerStats } from './servers.js';
+
+const PASSWORD = 'hostile-admin-password-4711';
+
+function jwt(claims: Record<string, unknown>): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
+}
+
+interface RuntimeBehaviour {
+  iterations?: number;
+  /** Delay before answering the challenge, in ms. */
+  challengeDelay?: number;
+  tokenLifetimeSeconds?: number;
+  onDelete?: (req: IncomingMessage, res: ServerResponse, count: number) => void;
+}
+
+/** A runtime API of our own that accepts any hash and misbehaves as told. */
+async function runtimeApi(behaviour: RuntimeBehaviour = {}) {
+  const counts = { challenges: 0, logins: 0, deletes: 0 };
+  const server = await hostileServer((req, res, _stats: ServerStats) => {
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (req.method === 'GET' && path === '/api/admin/challenge') {
+      counts.challenges++;
+      const answer = () =>
+        json(200, {
+          challenge: `c${counts.challenges}`,
+          salt: 'ab',
+          iterations: behaviour.iterations ?? 1000,
+        });
+      if (behaviour.challengeDelay) setTimeout(answer, behaviour.challengeDelay).unref();
+      else answer();
+    } else if (req.method === 'POST' && path === '/api/admin/login') {
+      counts.logins++;
+      req.resume();
+      const now = Math.floor(Date.now() / 1000);
+      json(200, {
+        token: jwt({ sub: 'admin', iat: now, exp: now + (behaviour.tokenLifetimeSeconds ?? 86_400) }),
+      });
+    } else if (req.method === 'GET' && path === '/api/admin/api-keys') {
+      json(200, [{ id: 1, name: 'default', key_value: 'default-key-0123456789' }]);
+    } else if (req.method === 'DELETE' && path.startsWith('/api/admin/warm-runtime-configs/')) {
+      counts.deletes++;
+      behaviour.onDelete?.(req, res, counts.deletes);
+    } else json(404, { detail: 'Not Found' });
+  });
+  const client = (options: ConstructorParameters<typeof RuntimeAdminClient>[0] = {}) =>
+    new RuntimeAdminClient({
+      baseUrl: server.url,
+      adminPassword: PASSWORD,
+      env: false,
+      logLevel: 'off',
+      maxRetryDelay: 10,
+      ...options,
+    });
+  return { server, counts, client };
+}
+
+describe('shared admin login: per-caller abort and timeout', () => {
+  it('one caller aborting does not fail the others sharing the handshake', async () => {
+    const { client, counts } = await runtimeApi({ challengeDelay: 300 });
+    const admin = client();
+    const controllers = Array.from({ length: 10 }, () => new AbortController());
+    const calls = controllers.map((controller) => admin.login({ signal: controller.signal }));
+    controllers[0]?.abort();
+    const results = await Promise.allSettled(calls);
+    expect(results[0]?.status).toBe('rejected');
+    expect(isAPIUserAbortError((results[0] as PromiseRejectedResult).reason)).toBe(true);
+    expect(results.slice(1).every((result) => result.status === 'fulfilled')).toBe(true);
+    expect(counts.challenges).toBe(1);
+  });
+
+  it("the first caller's short timeout ends its own wait only", async () => {
+    const { client } = await runtimeApi({ challengeDelay: 400 });
+    const admin = client();
+    const hasty = admin.login({ timeout: 100 });
+    const patient = admin.login({ timeout: 10_000 });
+    const [first, second] = await Promise.allSettled([hasty, patient]);
+    expect(isAPIConnectionTimeoutError((first as PromiseRejectedResult).reason)).toBe(true);
+    expect(second.status).toBe('fulfilled');
+  });
+
+  it('the handshake stops once every caller has stopped waiting', async () => {
+    const { client, counts } = await runtimeApi({ challengeDelay: 300 });
+    const admin = client();
+    const controller = new AbortController();
+    const call = admin.login({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toSatisfy(isAPIUserAbortError);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(counts.logins).toBe(0);
+  });
+
+  it('a shared default-key lookup honours each caller too', async () => {
+    const { client } = await runtimeApi({ challengeDelay: 300 });
+    const admin = client();
+    const controller = new AbortController();
+    const aborted = admin.listWarmRuntimeConfigs({ signal: controller.signal });
+    const other = admin.checkPools().catch((error: unknown) => error);
+    controller.abort();
+    await expect(aborted).rejects.toSatisfy(isAPIUserAbortError);
+    // The other caller went on to list configurations (our server has none: a 404, not an abort).
+    expect(isAPIUserAbortError(await other)).toBe(false);
+  });
+});
+
+describe('PBKDF2 iterations chosen by the server', () => {
+  it('2^31−1 is refused with Pbkdf2IterationsError before hashing', async () => {
+    const { client, counts } = await runtimeApi({ iterations: 2 ** 31 - 1 });
+    const error = await client()
+      .login()
+      .catch((e: unknown) => e);
+    expect(isPbkdf2IterationsError(error)).toBe(true);
+    expect((error as Pbkdf2IterationsError).iterations).toBe(2 ** 31 - 1);
+    expect(counts.logins).toBe(0);
+  });
+
+  it('2^53−1 is a typed error, not a bare TypeError', async () => {
+    const { client } = await runtimeApi({ iterations: 2 ** 53 - 1 });
+    const error = await client()
+      .login()
+      .catch((e: unknown) => e);
+    expect(isPbkdf2IterationsError(error)).toBe(true);
+  });
+
+  it('the ceiling is configurable', async () => {
+    const { client } = await runtimeApi({ iterations: 5_000 });
+    expect(
+      isPbkdf2IterationsError(
+        await client({ maxPbkdf2Iterations: 4_000 })
+          .login()
+          .catch((e) => e),
+      ),
+    ).toBe(true);
+    await expect(client({ maxPbkdf2Iterations: 5_000 }).login()).resolves.toMatch(/^eyJ/);
+    expect(
+      isRequestValidationError(
+        await Promise.resolve()
+          .then(() => client({ maxPbkdf2Iterations: -1 }))
+          .catch((e) => e),
+      ),
+    ).toBe(true);
+  });
+
+  it('abort stops the JS hash between blocks of rounds', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const error = await computeAdminLoginHash('pw', 'salt', 'challenge', 9_000_000, {
+      engine: 'js',
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(isAPIUserAbortError(error)).toBe(true);
+    // 9 million JS rounds take many seconds; the abort ends it long before.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('abort releases the caller of a WebCrypto hash at once', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await computeAdminLoginHash('pw', 'salt', 'challenge', 1_000, {
+      engine: 'webcrypto',
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(isAPIUserAbortError(error)).toBe(true);
+  });
+});
+
+describe('DELETE whose answer is lost', () => {
+  it('is not retried into a misleading NotFound', async () => {
+    const { client, counts } = await runtimeApi({
+      onDelete: (_req, res, count) => {
+        // The first DELETE takes effect, then the connection drops before the answer; later ones 404.
+        if (count === 1) res.socket?.destroy();
+        else {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ detail: 'Warm runtime config not found' }));
+        }
+      },
+    });
+    const error = await client({ maxRetries: 3 })
+      .deleteWarmRuntimeConfig('pool-a')
+      .catch((e: unknown) => e);
+    expect(isWarmRuntimeConfigNotFoundError(error)).toBe(false);
+    expect(isAPIConnectionError(error)).toBe(true);
+    expect(counts.deletes).toBe(1);
+  });
+});
+
+describe('refresh margin and short-lived tokens', () => {
+  it('a token living 30 s (less than the 60 s margin) is reused, not replaced on every call', async () => {
+    const { client, counts } = await runtimeApi({ tokenLifetimeSeconds: 30 });
+    const admin = client();
+    for (let i = 0; i < 5; i++) await admin.listApiKeys();
+    expect(counts.logins).toBe(1);
+  });
+
+  it('an adminToken living 30 s is used rather than replaced by a login', async () => {
+    const { client, counts } = await runtimeApi();
+    const now = Math.floor(Date.now() / 1000);
+    const admin = client({ adminToken: jwt({ sub: 'admin', iat: now, exp: now + 30 }) });
+    for (let i = 0; i < 3; i++) await admin.listApiKeys();
+    expect(counts.logins).toBe(0);
+  });
+});

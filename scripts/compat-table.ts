@@ -48,7 +48,9 @@ function hasNull(value: unknown, insideEvent = true): boolean {
   if (Array.isArray(value)) return value.some((item) => hasNull(item, false));
   const record = value as Json;
   return Object.entries(record).some(
-    ([key, item]) => !(insideEvent && record.kind === 'ConversationStateUpdateEvent' && key === 'value') && hasNull(item, false),
+    ([key, item]) =>
+      !(insideEvent && record.kind === 'ConversationStateUpdateEvent' && key === 'value') &&
+      hasNull(item, false),
   );
 }
 
@@ -105,7 +107,10 @@ export function updatedCompatibilityDocument(): { current: string; updated: stri
   const start = current.indexOf(START);
   const end = current.indexOf(END);
   if (start < 0 || end < start) throw new Error(`docs/compatibility.md lacks the ${START} … ${END} markers`);
-  return { current, updated: `${current.slice(0, start + START.length)}\n${renderCompatTable()}\n${current.slice(end)}` };
+  return {
+    current,
+    updated: `${current.slice(0, start + START.length)}\n${renderCompatTable()}\n${current.slice(end)}`,
+  };
 }
 
 export function writeCompatTable(): void {

@@ -85,7 +85,9 @@ export function findPython() {
 function step(command, args, what) {
   const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.status !== 0) {
-    throw new Error(`${what} failed (exit ${result.status}):\n${(result.stderr || result.stdout).slice(-4000)}`);
+    throw new Error(
+      `${what} failed (exit ${result.status}):\n${(result.stderr || result.stdout).slice(-4000)}`,
+    );
   }
 }
 
@@ -116,7 +118,11 @@ function provision(uv, python, { peer, version }) {
   const dir = envDir(peer, version);
   const requirements = join(requirementsDir, `${peer}-${version}.txt`);
   step(uv, ['venv', '-q', '--clear', '--python', python, dir], `creating ${peer} ${version}`);
-  step(uv, ['pip', 'sync', '-q', '--python', join(dir, 'bin/python'), requirements], `installing ${peer} ${version}`);
+  step(
+    uv,
+    ['pip', 'sync', '-q', '--python', join(dir, 'bin/python'), requirements],
+    `installing ${peer} ${version}`,
+  );
   writeFileSync(markerFile(peer, version), JSON.stringify({ requirements: fingerprint(requirements) }));
   return 'installed';
 }
@@ -133,8 +139,17 @@ function compile(uv, { peer, version, released }) {
   step(
     uv,
     [
-      'pip', 'compile', '-q', '--python-version', '3.12', '--no-header',
-      '--exclude-newer', `${nextDay(released)}T00:00:00Z`, input, '-o', output,
+      'pip',
+      'compile',
+      '-q',
+      '--python-version',
+      '3.12',
+      '--no-header',
+      '--exclude-newer',
+      `${nextDay(released)}T00:00:00Z`,
+      input,
+      '-o',
+      output,
     ],
     `resolving ${peer} ${version}`,
   );
@@ -150,7 +165,9 @@ function main() {
   quiet = options.json;
   const python = findPython();
   if (!python) {
-    console.error('peers: Python 3.12 not found (set PEERS_PYTHON, or install python3.12); the conformance suite needs it');
+    console.error(
+      'peers: Python 3.12 not found (set PEERS_PYTHON, or install python3.12); the conformance suite needs it',
+    );
     process.exit(1);
   }
   const uv = ensureUv(python);
@@ -177,7 +194,9 @@ function main() {
     }
   }
   const failed = summary.filter((entry) => entry.status === 'failed');
-  log(`${selected.length - failed.length}/${selected.length} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `${selected.length - failed.length}/${selected.length} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (options.json) console.log(JSON.stringify({ python, peersDir, peers: summary }, null, 2));
   process.exit(failed.length === 0 ? 0 : 1);
 }

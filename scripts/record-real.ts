@@ -5,20 +5,26 @@
 //   test/fixtures/openapi/<version>.json           the server's /openapi.json
 // and then the versions × features table of docs/compatibility.md (scripts/compat-table.ts).
 // Run with Node 24: `npm run record:real [-- 1.58.0 1.11.4]` (default: every provisioned version).
-import '../bench/_ts-sources.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const { peerEnv, versionsUnderTest } = await import('../test/peers/peers.ts');
-const { startRealAgentServer } = await import('../test/conformance/support/agent-server.ts');
-const { startFakeLlm } = await import('../test/conformance/support/fake-llm.ts');
-const { recordExchanges, recordOpenApi, recordScenario } = await import('../test/conformance/support/record.ts');
-const { SCENARIOS } = await import('../test/conformance/support/scenarios.ts');
+// Lets Node run the TypeScript test support directly (a variable, so that tsc does not resolve it).
+const hooks = '../bench/_ts-sources.ts';
+await import(hooks);
+const { peerEnv, versionsUnderTest } = await import('../test/peers/peers.js');
+const { startRealAgentServer } = await import('../test/conformance/support/agent-server.js');
+const { startFakeLlm } = await import('../test/conformance/support/fake-llm.js');
+const { recordExchanges, recordOpenApi, recordScenario } = await import(
+  '../test/conformance/support/record.js'
+);
+const { SCENARIOS } = await import('../test/conformance/support/scenarios.js');
 
 const root = resolve(import.meta.dirname, '..');
 const wanted = process.argv.slice(2);
 process.env.CONFORMANCE_ALL = '1';
-const versions = versionsUnderTest('agent-server').filter((entry) => wanted.length === 0 || wanted.includes(entry.version));
+const versions = versionsUnderTest('agent-server').filter(
+  (entry) => wanted.length === 0 || wanted.includes(entry.version),
+);
 
 for (const { version } of versions) {
   const venv = peerEnv('agent-server', version);
@@ -36,14 +42,21 @@ for (const { version } of versions) {
       const recorded = await recordScenario(server, llm, name);
       writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ version, ...recorded }, null, 1)}\n`);
       const kinds = new Set(recorded.events.map((event) => String(event.kind)));
-      console.error(`record-real: ${version} ${name}: ${recorded.status}, ${recorded.events.length} events (${[...kinds].join(', ')})`);
+      console.error(
+        `record-real: ${version} ${name}: ${recorded.status}, ${recorded.events.length} events (${[...kinds].join(', ')})`,
+      );
     }
     const exchanges = await recordExchanges(server, llm);
     writeFileSync(join(dir, 'exchanges.json'), `${JSON.stringify({ version, exchanges }, null, 1)}\n`);
     mkdirSync(join(root, 'test/fixtures/openapi'), { recursive: true });
-    writeFileSync(join(root, 'test/fixtures/openapi', `${version}.json`), `${JSON.stringify(await recordOpenApi(server), null, 1)}\n`);
+    writeFileSync(
+      join(root, 'test/fixtures/openapi', `${version}.json`),
+      `${JSON.stringify(await recordOpenApi(server), null, 1)}\n`,
+    );
   } catch (error) {
-    console.error(`record-real: ${version} failed: ${(error as Error).message}\n${server.log().slice(-3000)}`);
+    console.error(
+      `record-real: ${version} failed: ${(error as Error).message}\n${server.log().slice(-3000)}`,
+    );
     process.exitCode = 1;
   } finally {
     await server.close();
@@ -52,6 +65,6 @@ for (const { version } of versions) {
   console.error(`record-real: ${version} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-const { writeCompatTable } = await import('./compat-table.ts');
+const { writeCompatTable } = await import('./compat-table.js');
 writeCompatTable();
 console.error('record-real: docs/compatibility.md table updated');

@@ -17,14 +17,23 @@ if (args.includes('--all')) env.CONFORMANCE_ALL = '1';
 const vitestArgs = args.filter((arg) => arg !== '--all');
 
 const provisioned =
-  existsSync(peersDir) && readdirSync(peersDir).some((name) => existsSync(join(peersDir, name, 'provisioned.json')));
+  existsSync(peersDir) &&
+  readdirSync(peersDir).some((name) => existsSync(join(peersDir, name, 'provisioned.json')));
 if (!provisioned && process.env.CI !== 'true') {
-  console.log('conformance: skipped, no real peers provisioned (run `npm run peers`: needs Python 3.12 and the package index)');
+  console.log(
+    'conformance: skipped, no real peers provisioned (run `npm run peers`: needs Python 3.12 and the package index)',
+  );
   process.exit(0);
 }
 const result = spawnSync(
   process.execPath,
-  [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.conformance.config.ts', ...vitestArgs],
+  [
+    join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    '--config',
+    'vitest.conformance.config.ts',
+    ...vitestArgs,
+  ],
   { cwd: root, env, stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

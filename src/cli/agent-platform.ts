@@ -2,6 +2,7 @@
 // The `agent-platform` command: a simulated platform on this machine (`simulate`) and the SDK demo (`demo`).
 // See docs/testing.md. Both need the optional peer dependencies msw and ws; they are loaded only by the
 // command that runs, so `--help` works without them.
+import { DEFAULT_AGENT_SERVER_VERSION } from '../testing/agent-server/versions.js';
 import type { SimulatorInfo } from '../testing/simulator.js';
 import { type CommandSpec, type ParsedArgs, selectCommand, UsageError, usageLine } from './args.js';
 
@@ -43,7 +44,7 @@ exit status: 0 when stopped by a signal, 1 when it cannot start (port in use, ms
         name: 'agent-server-version',
         type: 'string',
         valueName: 'VERSION',
-        description: 'Version the agent server reports (decides its socket protocol). Default 1.25.0.',
+        description: `Version the agent server reports (decides its answers and socket protocol). Default ${DEFAULT_AGENT_SERVER_VERSION}.`,
       },
     ],
     run: simulate,

@@ -1,6 +1,7 @@
 import type { RequestHandler, UnhandledFrameStrategy, WebSocketHandler } from 'msw';
 import type { SetupServer } from 'msw/node';
 import { agentRunnerFor } from './agent-server/handlers.js';
+import { DEFAULT_AGENT_SERVER_VERSION } from './agent-server/versions.js';
 import { type ComposedPlatform, composePlatform, type SimulatorStores } from './simulator/compose.js';
 import { type SimulatorCredentials, simulatorCredentials } from './simulator/credentials.js';
 import {
@@ -25,7 +26,7 @@ export {
 } from './simulator/info.js';
 
 /** What `GET /server_info` of the simulated agent server reports unless told otherwise. */
-export const SIMULATOR_AGENT_SERVER_VERSION = '1.25.0';
+export const SIMULATOR_AGENT_SERVER_VERSION = DEFAULT_AGENT_SERVER_VERSION;
 
 /** The addresses the in-process (msw) simulator answers for: in-cluster service names, never reachable. */
 export const SIMULATOR_MSW_URLS: Readonly<Record<SimulatedService, string>> = {
@@ -39,7 +40,7 @@ export const SIMULATOR_MSW_URLS: Readonly<Record<SimulatedService, string>> = {
 interface CommonSimulatorOptions {
   /** Fixed credentials (default: random ones per run). */
   credentials?: Partial<SimulatorCredentials>;
-  /** The agent server's version: decides its socket protocol (notes §2.2). Default `1.25.0`. */
+  /** The agent server's version: decides its answers and socket protocol. Default: the newest real version the conformance suite runs. */
   agentServerVersion?: string;
   /** Milliseconds between the events of the scripted agent's turn. Default 5. */
   stepDelayMs?: number;

@@ -31,7 +31,11 @@ for (const { version } of versionsUnderTest('agent-server')) {
     let finishedId: string;
     let finishedEvents: Record<string, unknown>[];
 
-    const clientOptions = () => ({ baseUrl: server.url, sessionApiKey: server.sessionApiKey, logLevel: 'off' as const });
+    const clientOptions = () => ({
+      baseUrl: server.url,
+      sessionApiKey: server.sessionApiKey,
+      logLevel: 'off' as const,
+    });
 
     beforeAll(async () => {
       llm = await startFakeLlm();
@@ -62,7 +66,9 @@ for (const { version } of versionsUnderTest('agent-server')) {
     it('every event the server sends parses in strict mode and re-serialises to the same JSON', () => {
       for (const raw of finishedEvents) {
         const parsed = safeParseEvent(raw, { mode: 'strict' });
-        expect(parsed.success, `${String(raw.kind)}: ${parsed.success ? '' : parsed.error.message}`).toBe(true);
+        expect(parsed.success, `${String(raw.kind)}: ${parsed.success ? '' : parsed.error.message}`).toBe(
+          true,
+        );
         if (parsed.success) expect(JSON.parse(JSON.stringify(parsed.data))).toEqual(raw);
       }
     });
@@ -78,7 +84,9 @@ for (const { version } of versionsUnderTest('agent-server')) {
         max_iterations: 20,
         stuck_detection: false,
       });
-      const status = await conversations.waitUntil(info.id, ['finished', 'error', 'stuck'], { timeout: 60_000 });
+      const status = await conversations.waitUntil(info.id, ['finished', 'error', 'stuck'], {
+        timeout: 60_000,
+      });
       expect(status).toBe('finished');
       expect(await events.count(info.id, { kind: 'ActionEvent' })).toBe(3);
     });
@@ -92,18 +100,20 @@ for (const { version } of versionsUnderTest('agent-server')) {
       const paged: string[] = [];
       for await (const page of events.pages(finishedId, { limit: 2 })) {
         expect(page.items.length).toBeLessThanOrEqual(2);
-        paged.push(...page.items.map((event) => event.id));
+        paged.push(...page.items.map((event) => String(event.id)));
       }
       expect(paged).toEqual(all.map((event) => event.id));
 
       const descending: string[] = [];
-      for await (const event of events.search(finishedId, { sortOrder: 'TIMESTAMP_DESC' })) descending.push(event.id);
+      for await (const event of events.search(finishedId, { sortOrder: 'TIMESTAMP_DESC' }))
+        descending.push(String(event.id));
       expect(descending).toEqual(all.map((event) => event.id).reverse());
 
       const kinds = [...new Set(all.map((event) => event.kind))];
       for (const kind of kinds) {
         const matched: string[] = [];
-        for await (const event of events.search(finishedId, { kind: kind as 'ActionEvent' })) matched.push(event.kind);
+        for await (const event of events.search(finishedId, { kind: kind as 'ActionEvent' }))
+          matched.push(event.kind);
         expect(matched.length, kind).toBe(all.filter((event) => event.kind === kind).length);
         expect(new Set(matched), kind).toEqual(new Set([kind]));
         expect(await events.count(finishedId, { kind: kind as 'ActionEvent' }), kind).toBe(matched.length);
@@ -116,7 +126,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
       }
 
       // A window split at a middle event's own timestamp: before it, and from it on, add up to everything.
-      const middle = all[Math.floor(all.length / 2)] as Event;
+      const middle = all[Math.floor(all.length / 2)] as Event & { timestamp: string };
       const before = await events.count(finishedId, { timestampLt: middle.timestamp });
       const after = await events.count(finishedId, { timestampGte: middle.timestamp });
       expect(before + after).toBe(all.length);
@@ -130,8 +140,12 @@ for (const { version } of versionsUnderTest('agent-server')) {
         expect(event.id).toBe(raw.id);
         expect(event.kind).toBe(raw.kind);
       }
-      await expect(events.get(finishedId, '00000000-0000-4000-8000-000000000000')).rejects.toSatisfy(isNotFoundError);
-      await expect(conversations.get('00000000-0000-4000-8000-000000000000')).rejects.toSatisfy(isNotFoundError);
+      await expect(events.get(finishedId, '00000000-0000-4000-8000-000000000000')).rejects.toSatisfy(
+        isNotFoundError,
+      );
+      await expect(conversations.get('00000000-0000-4000-8000-000000000000')).rejects.toSatisfy(
+        isNotFoundError,
+      );
     });
 
     it('title, confirmation policy and a rejected action; pause, run, 409 while running, delete', async () => {
@@ -165,9 +179,9 @@ for (const { version } of versionsUnderTest('agent-server')) {
       await expect(conversations.run(started.id)).rejects.toSatisfy(isConflictError);
       await conversations.pause(started.id);
       llm.release();
-      expect(await conversations.waitUntil(started.id, ['paused', 'finished', 'idle'], { timeout: 30_000 })).toMatch(
-        /paused|finished|idle/,
-      );
+      expect(
+        await conversations.waitUntil(started.id, ['paused', 'finished', 'idle'], { timeout: 30_000 }),
+      ).toMatch(/paused|finished|idle/);
 
       await conversations.delete(started.id);
       await expect(conversations.get(started.id)).rejects.toSatisfy(isNotFoundError);
@@ -191,7 +205,11 @@ for (const { version } of versionsUnderTest('agent-server')) {
       const following = (async () => {
         for await (const event of subscription) {
           received.push(event);
-          if (event.kind === 'ObservationEvent' && (event as { observation?: { kind?: string } }).observation?.kind === 'FinishObservation') return;
+          if (
+            event.kind === 'ObservationEvent' &&
+            (event as { observation?: { kind?: string } }).observation?.kind === 'FinishObservation'
+          )
+            return;
         }
       })();
       await subscription.ready;
@@ -207,13 +225,17 @@ for (const { version } of versionsUnderTest('agent-server')) {
       await conversations.run(info.id);
       await Promise.race([
         following,
-        new Promise((_, reject) => setTimeout(() => reject(new Error('no FinishObservation within 90 s')), 90_000)),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('no FinishObservation within 90 s')), 90_000),
+        ),
       ]);
       subscription.close();
 
       const persisted = await allEvents(server, info.id);
       const persistedIds = new Set(persisted.map((event) => String(event.id)));
-      const deliveredPersisted = received.filter((event) => persistedIds.has(event.id)).map((event) => event.id);
+      const deliveredPersisted = received
+        .filter((event) => persistedIds.has(String(event.id)))
+        .map((event) => String(event.id));
       expect(new Set(deliveredPersisted).size).toBe(deliveredPersisted.length);
       // Everything up to the FinishObservation, in the server's own order.
       const lastIndex = persisted.findIndex((event) => event.id === received.at(-1)?.id);

@@ -34,7 +34,8 @@ export function versionsUnderTest(peer: PeerName): PeerVersion[] {
   return process.env.CONFORMANCE_ALL === '1' ? entries : entries.filter((entry) => entry.ci);
 }
 
-export const newestVersion = (peer: PeerName): string => (matrix[keys[peer]][0] as { version: string }).version;
+export const newestVersion = (peer: PeerName): string =>
+  (matrix[keys[peer]][0] as { version: string }).version;
 
 /** The virtual environment of one peer version, or undefined when `npm run peers` has not provisioned it. */
 export function peerEnv(peer: PeerName, version: string): string | undefined {
@@ -42,7 +43,8 @@ export function peerEnv(peer: PeerName, version: string): string | undefined {
   return existsSync(join(dir, 'provisioned.json')) ? dir : undefined;
 }
 
-export const PROVISION_HINT = 'run `npm run peers` (needs Python 3.12 and the package index) to provision them';
+export const PROVISION_HINT =
+  'run `npm run peers` (needs Python 3.12 and the package index) to provision them';
 
 /**
  * The environment of a peer the suite needs. Throws under CI=true when it is missing; elsewhere returns

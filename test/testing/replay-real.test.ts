@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentServerLoopback, serveAgentServer } from '../../src/testing.js';
-import { newestVersion } from '../peers/peers.js';
 import { fillPath, type RecordedExchange } from '../conformance/support/record.js';
+import { newestVersion } from '../peers/peers.js';
 
 const version = newestVersion('agent-server');
 const recorded = JSON.parse(
@@ -16,8 +16,10 @@ const recorded = JSON.parse(
 
 /** Answers whose shape the double does not reproduce on purpose, with the reason. */
 const INTENDED: Record<string, string> = {
-  'server info': 'the double reports the fields the SDK reads, not the build and tool details of a real install',
-  'start (initial message with run: false)': 'a real conversation carries the whole agent and LLM configuration',
+  'server info':
+    'the double reports the fields the SDK reads, not the build and tool details of a real install',
+  'start (initial message with run: false)':
+    'a real conversation carries the whole agent and LLM configuration',
   'get conversation': 'a real conversation carries the whole agent and LLM configuration',
   'search events': 'the double runs a scripted agent, not the real one, so the events differ',
 };
@@ -75,14 +77,18 @@ describe(`the double answers like the real agent server ${version}`, () => {
       // Error details are compared word for word: apps show them.
       const detail = (exchange.response as { detail?: unknown } | undefined)?.detail;
       if (typeof detail === 'string' && (body as { detail?: unknown }).detail !== detail) {
-        differences.push(`${exchange.name}: detail ${JSON.stringify((body as { detail?: unknown }).detail)}, real ${JSON.stringify(detail)}`);
+        differences.push(
+          `${exchange.name}: detail ${JSON.stringify((body as { detail?: unknown }).detail)}, real ${JSON.stringify(detail)}`,
+        );
       }
     }
     expect(differences).toEqual([]);
   });
 
   it('runs an initial message even when it says run: false, as the real server does', async () => {
-    const start = recorded.exchanges.find((exchange) => exchange.name.startsWith('start')) as RecordedExchange;
+    const start = recorded.exchanges.find((exchange) =>
+      exchange.name.startsWith('start'),
+    ) as RecordedExchange;
     const response = await fetch(`${server.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'X-Session-API-Key': KEY },
@@ -92,7 +98,11 @@ describe(`the double answers like the real agent server ${version}`, () => {
     let status = '';
     for (let i = 0; i < 100 && status !== 'finished'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      status = ((await (await fetch(`${server.url}/api/conversations/${id}`, { headers: { 'X-Session-API-Key': KEY } })).json()) as { execution_status: string }).execution_status;
+      status = (
+        (await (
+          await fetch(`${server.url}/api/conversations/${id}`, { headers: { 'X-Session-API-Key': KEY } })
+        ).json()) as { execution_status: string }
+      ).execution_status;
     }
     expect(status).toBe('finished');
   });

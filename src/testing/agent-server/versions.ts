@@ -5,7 +5,10 @@
 export const DEFAULT_AGENT_SERVER_VERSION = '1.58.0';
 
 /** True when `version` (default: the simulated default) is at least `wanted`. */
-export function versionAtLeast(version: string | undefined, wanted: readonly [number, number, number]): boolean {
+export function versionAtLeast(
+  version: string | undefined,
+  wanted: readonly [number, number, number],
+): boolean {
   const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version ?? DEFAULT_AGENT_SERVER_VERSION);
   if (!match) return false;
   const parts = [Number(match[1]), Number(match[2]), Number(match[3])];

@@ -36,7 +36,8 @@ export async function freePort(): Promise<number> {
 async function waitUntilReady(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`agent server exited with ${child.exitCode}:\n${output().slice(-3000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`agent server exited with ${child.exitCode}:\n${output().slice(-3000)}`);
     try {
       // /health answers on every version (1.11 "OK", later {"status":"ok"}); /server_info needs the app routes.
       const response = await fetch(`${url}/server_info`, { signal: AbortSignal.timeout(2000) });
@@ -83,13 +84,17 @@ export async function startRealAgentServer(
 
   async function start() {
     output = '';
-    child = spawn(join(venv, 'bin/python'), ['-m', 'openhands.agent_server', '--host', '127.0.0.1', '--port', String(port)], {
-      cwd: dataDir,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so that kill() also ends the shells the agent started.
-      detached: true,
-    });
+    child = spawn(
+      join(venv, 'bin/python'),
+      ['-m', 'openhands.agent_server', '--host', '127.0.0.1', '--port', String(port)],
+      {
+        cwd: dataDir,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, so that kill() also ends the shells the agent started.
+        detached: true,
+      },
+    );
     const append = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-200_000);
     };

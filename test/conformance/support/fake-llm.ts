@@ -73,11 +73,19 @@ function completion(model: string, message: Record<string, unknown>, finishReaso
 }
 
 function streamChunks(model: string, text: string, id: number): string {
-  const base = { id: `chatcmpl-fake-${id}`, object: 'chat.completion.chunk', created: 1_760_000_000 + id, model };
+  const base = {
+    id: `chatcmpl-fake-${id}`,
+    object: 'chat.completion.chunk',
+    created: 1_760_000_000 + id,
+    model,
+  };
   const words = text.split(/(?<= )/);
   const chunks = [
     { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] },
-    ...words.map((word) => ({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] })),
+    ...words.map((word) => ({
+      ...base,
+      choices: [{ index: 0, delta: { content: word }, finish_reason: null }],
+    })),
     { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
   ];
   return `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
@@ -93,7 +101,9 @@ export async function startFakeLlm(initial: readonly Reply[] = BASIC_RUN): Promi
   const server: Server = createServer(async (request, response) => {
     const raw = await readBody(request);
     if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":{"message":"not found"}}');
       return;
     }
     const body = JSON.parse(raw) as Record<string, unknown>;
@@ -104,16 +114,22 @@ export async function startFakeLlm(initial: readonly Reply[] = BASIC_RUN): Promi
     const model = String(body.model ?? 'fake');
     const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
     // Requests without tools (titles, side questions, condensation summaries) get plain text.
-    const reply: Reply = hasTools ? (replies[toolStep(body)] ?? { toolCalls: [finish('Done.')] }) : { text: 'A short answer.' };
+    const reply: Reply = hasTools
+      ? (replies[toolStep(body)] ?? { toolCalls: [finish('Done.')] })
+      : { text: 'A short answer.' };
     if ('fail' in reply) {
-      response
-        .writeHead(reply.fail.status, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: reply.fail.message, type: 'invalid_request_error', code: null } }));
+      response.writeHead(reply.fail.status, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: reply.fail.message, type: 'invalid_request_error', code: null },
+        }),
+      );
       return;
     }
     const text = 'text' in reply ? reply.text : 'condense' in reply ? reply.condense : undefined;
     if (body.stream === true) {
-      response.writeHead(200, { 'content-type': 'text/event-stream' }).end(streamChunks(model, text ?? '', counter));
+      response
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(streamChunks(model, text ?? '', counter));
       return;
     }
     const message =
@@ -144,7 +160,8 @@ export async function startFakeLlm(initial: readonly Reply[] = BASIC_RUN): Promi
     async waitForRequests(count, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {
-        if (Date.now() > deadline) throw new Error(`fake LLM: ${requests.length}/${count} requests after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`fake LLM: ${requests.length}/${count} requests after ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           const wake = () => {
             waiters.delete(wake);

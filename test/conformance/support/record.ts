@@ -3,7 +3,7 @@
 // and test/fixtures/openapi/<version>.json; the offline tests read them.
 import type { RealAgentServer } from './agent-server.js';
 import type { FakeLlm } from './fake-llm.js';
-import { allEvents, call, SCENARIOS, startConversation, settle } from './scenarios.js';
+import { allEvents, call, SCENARIOS, settle, startConversation } from './scenarios.js';
 import { captureSocket, type SocketProtocol } from './socket-capture.js';
 
 export interface RecordedScenario {
@@ -26,7 +26,11 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export async function recordScenario(server: RealAgentServer, llm: FakeLlm, name: string): Promise<RecordedScenario> {
+export async function recordScenario(
+  server: RealAgentServer,
+  llm: FakeLlm,
+  name: string,
+): Promise<RecordedScenario> {
   const scenario = SCENARIOS[name];
   if (!scenario) throw new Error(`unknown scenario ${name}`);
   // Hold the LLM so that the sockets are open before the first step runs.
@@ -86,7 +90,13 @@ export function exchangeSequence(llmBaseUrl: string, workingDir: string) {
   const start = {
     agent: {
       kind: 'Agent',
-      llm: { model: 'openai/conformance-fake', base_url: llmBaseUrl, api_key: 'sk-conformance-fake', usage_id: 'agent', num_retries: 0 },
+      llm: {
+        model: 'openai/conformance-fake',
+        base_url: llmBaseUrl,
+        api_key: 'sk-conformance-fake',
+        usage_id: 'agent',
+        num_retries: 0,
+      },
       tools: [{ name: 'terminal', params: { terminal_type: 'subprocess' } }],
     },
     workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
@@ -97,17 +107,41 @@ export function exchangeSequence(llmBaseUrl: string, workingDir: string) {
   };
   return [
     { name: 'server info', method: 'GET', path: '/server_info' },
-    { name: 'start (initial message with run: false)', method: 'POST', path: '/api/conversations', body: start },
+    {
+      name: 'start (initial message with run: false)',
+      method: 'POST',
+      path: '/api/conversations',
+      body: start,
+    },
     { name: 'get conversation', method: 'GET', path: '/api/conversations/{id}' },
     { name: 'get unknown conversation', method: 'GET', path: '/api/conversations/{unknown}' },
     { name: 'search events', method: 'GET', path: '/api/conversations/{id}/events/search?limit=100' },
-    { name: 'search unknown conversation', method: 'GET', path: '/api/conversations/{unknown}/events/search' },
+    {
+      name: 'search unknown conversation',
+      method: 'GET',
+      path: '/api/conversations/{unknown}/events/search',
+    },
     { name: 'count events', method: 'GET', path: '/api/conversations/{id}/events/count' },
     { name: 'get unknown event', method: 'GET', path: `/api/conversations/{id}/events/${UNKNOWN_ID}` },
-    { name: 'send message without run', method: 'POST', path: '/api/conversations/{id}/events', body: { role: 'user', content: [{ type: 'text', text: 'more' }], run: false } },
+    {
+      name: 'send message without run',
+      method: 'POST',
+      path: '/api/conversations/{id}/events',
+      body: { role: 'user', content: [{ type: 'text', text: 'more' }], run: false },
+    },
     { name: 'set title', method: 'PATCH', path: '/api/conversations/{id}', body: { title: 'Replayed' } },
-    { name: 'set title of unknown conversation', method: 'PATCH', path: '/api/conversations/{unknown}', body: { title: 'x' } },
-    { name: 'confirmation policy', method: 'POST', path: '/api/conversations/{id}/confirmation_policy', body: { policy: { kind: 'NeverConfirm' } } },
+    {
+      name: 'set title of unknown conversation',
+      method: 'PATCH',
+      path: '/api/conversations/{unknown}',
+      body: { title: 'x' },
+    },
+    {
+      name: 'confirmation policy',
+      method: 'POST',
+      path: '/api/conversations/{id}/confirmation_policy',
+      body: { policy: { kind: 'NeverConfirm' } },
+    },
     { name: 'run unknown conversation', method: 'POST', path: '/api/conversations/{unknown}/run' },
     { name: 'pause unknown conversation', method: 'POST', path: '/api/conversations/{unknown}/pause' },
     { name: 'delete unknown conversation', method: 'DELETE', path: '/api/conversations/{unknown}' },
@@ -131,7 +165,14 @@ export async function recordExchanges(server: RealAgentServer, llm: FakeLlm): Pr
       id = (answer.json as { id: string }).id;
       await settle(server, id, 30_000, ['idle']);
     }
-    recorded.push({ name: step.name, method: step.method, path: step.path, ...(body === undefined ? {} : { body }), status: answer.status, response: answer.json ?? answer.text });
+    recorded.push({
+      name: step.name,
+      method: step.method,
+      path: step.path,
+      ...(body === undefined ? {} : { body }),
+      status: answer.status,
+      response: answer.json ?? answer.text,
+    });
   }
   return recorded;
 }

@@ -2,13 +2,27 @@
 // recorded does not depend on the code under test). Each scenario scripts the fake LLM, starts a conversation
 // with an initial message, waits for the run to settle and returns the conversation id.
 import type { RealAgentServer } from './agent-server.js';
-import { BASIC_RUN, createFile, type FakeLlm, finish, type Reply, taskTracker, terminal, think } from './fake-llm.js';
+import {
+  BASIC_RUN,
+  createFile,
+  type FakeLlm,
+  finish,
+  type Reply,
+  taskTracker,
+  terminal,
+  think,
+} from './fake-llm.js';
 
 export function headers(server: RealAgentServer): Record<string, string> {
   return { 'content-type': 'application/json', 'X-Session-API-Key': server.sessionApiKey };
 }
 
-export async function call(server: RealAgentServer, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
+export async function call(
+  server: RealAgentServer,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown; text: string }> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: headers(server),
@@ -37,7 +51,7 @@ export function startBody(server: RealAgentServer, llm: FakeLlm, options: StartO
   const tools = options.tools ?? ['terminal'];
   return {
     agent: {
-      kind: 'Agent',
+      kind: 'Agent' as const,
       llm: {
         model: 'openai/conformance-fake',
         base_url: llm.baseUrl,
@@ -48,10 +62,13 @@ export function startBody(server: RealAgentServer, llm: FakeLlm, options: StartO
         api_mode: 'chat',
         num_retries: 0,
       },
-      tools: tools.map((name) => ({ name, params: name === 'terminal' ? { terminal_type: 'subprocess' } : {} })),
+      tools: tools.map((name) => ({
+        name,
+        params: name === 'terminal' ? { terminal_type: 'subprocess' } : {},
+      })),
       include_default_tools: ['FinishTool', 'ThinkTool'],
     },
-    workspace: { kind: 'LocalWorkspace', working_dir: server.workspaceDir },
+    workspace: { kind: 'LocalWorkspace' as const, working_dir: server.workspaceDir },
     initial_message: { role: 'user', content: [{ type: 'text', text: options.text ?? 'go' }], run: true },
     max_iterations: 20,
     stuck_detection: false,
@@ -68,7 +85,12 @@ export async function conversationStatus(server: RealAgentServer, id: string): P
 }
 
 /** Polls until the run reaches a settled state; bounded. */
-export async function settle(server: RealAgentServer, id: string, timeoutMs = 60_000, alsoSettled: readonly string[] = []): Promise<string> {
+export async function settle(
+  server: RealAgentServer,
+  id: string,
+  timeoutMs = 60_000,
+  alsoSettled: readonly string[] = [],
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let status: string | undefined;
   while (Date.now() < deadline) {
@@ -76,10 +98,17 @@ export async function settle(server: RealAgentServer, id: string, timeoutMs = 60
     if (status && (TERMINAL_STATES.has(status) || alsoSettled.includes(status))) return status;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`conversation ${id} did not settle in ${timeoutMs} ms (last status ${status})\n${server.log().slice(-2000)}`);
+  throw new Error(
+    `conversation ${id} did not settle in ${timeoutMs} ms (last status ${status})\n${server.log().slice(-2000)}`,
+  );
 }
 
-export async function startConversation(server: RealAgentServer, llm: FakeLlm, replies: readonly Reply[], options: StartOptions = {}) {
+export async function startConversation(
+  server: RealAgentServer,
+  llm: FakeLlm,
+  replies: readonly Reply[],
+  options: StartOptions = {},
+) {
   llm.script(replies);
   const started = await call(server, 'POST', '/api/conversations', startBody(server, llm, options));
   if (started.status !== 200 && started.status !== 201) {
@@ -88,7 +117,12 @@ export async function startConversation(server: RealAgentServer, llm: FakeLlm, r
   return (started.json as { id: string }).id;
 }
 
-export async function runScenario(server: RealAgentServer, llm: FakeLlm, replies: readonly Reply[], options: StartOptions = {}) {
+export async function runScenario(
+  server: RealAgentServer,
+  llm: FakeLlm,
+  replies: readonly Reply[],
+  options: StartOptions = {},
+) {
   const id = await startConversation(server, llm, replies, options);
   const status = await settle(server, id);
   return { id, status };
@@ -100,7 +134,11 @@ export async function allEvents(server: RealAgentServer, id: string): Promise<Re
   let pageId: string | undefined;
   for (let page = 0; page < 100; page++) {
     const query = new URLSearchParams({ limit: '100', ...(pageId ? { page_id: pageId } : {}) });
-    const { status, json, text } = await call(server, 'GET', `/api/conversations/${id}/events/search?${query}`);
+    const { status, json, text } = await call(
+      server,
+      'GET',
+      `/api/conversations/${id}/events/search?${query}`,
+    );
     if (status !== 200) throw new Error(`search failed: ${status} ${text.slice(0, 500)}`);
     const body = json as { items: Record<string, unknown>[]; next_page_id?: string | null };
     items.push(...body.items);
@@ -123,7 +161,10 @@ export const SCENARIOS: Record<string, { replies: readonly Reply[]; options?: St
     options: { tools: ['terminal', 'file_editor', 'task_tracker'] },
   },
   llmError: { replies: [{ fail: { status: 400, message: 'conformance: the model refuses' } }] },
-  confirmation: { replies: [{ toolCalls: [terminal('echo needs-approval')] }, { toolCalls: [finish('ok')] }], options: { confirm: true } },
+  confirmation: {
+    replies: [{ toolCalls: [terminal('echo needs-approval')] }, { toolCalls: [finish('ok')] }],
+    options: { confirm: true },
+  },
   textOnly: { replies: [{ text: 'Nothing to do: here is the answer.' }] },
   streamed: { replies: [{ text: 'Streamed answer in several words.' }], options: { stream: true } },
 };

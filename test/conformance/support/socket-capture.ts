@@ -12,7 +12,11 @@ export interface SocketCapture {
   close(): Promise<{ code: number; reason: string } | undefined>;
 }
 
-export function captureSocket(server: RealAgentServer, conversationId: string, protocol: SocketProtocol): SocketCapture {
+export function captureSocket(
+  server: RealAgentServer,
+  conversationId: string,
+  protocol: SocketProtocol,
+): SocketCapture {
   const base = server.url.replace(/^http/, 'ws');
   const query =
     protocol === 'events'
@@ -41,7 +45,8 @@ export function captureSocket(server: RealAgentServer, conversationId: string, p
     async waitForFrames(count, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (frames.length < count && closed === undefined) {
-        if (Date.now() > deadline) throw new Error(`socket ${protocol}: ${frames.length}/${count} frames after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`socket ${protocol}: ${frames.length}/${count} frames after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

@@ -1,4 +1,5 @@
 import { RequestValidationError } from '../core/errors.js';
+import { hasControlCharacters } from '../core/validate.js';
 
 /**
  * spec 4.4: tags are PATCHed to the conversation URL itself, which the platform returns (notes §3.3: the
@@ -7,6 +8,10 @@ import { RequestValidationError } from '../core/errors.js';
 export function splitConversationUrl(value: unknown): { origin: string; path: string } {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new RequestValidationError('must be the conversation URL given by the platform', 'conversationUrl');
+  }
+  // The URL parser drops tabs and newlines silently; refuse them (and other invisible characters) instead.
+  if (hasControlCharacters(value)) {
+    throw new RequestValidationError('must not contain control or invisible characters', 'conversationUrl');
   }
   let url: URL;
   try {

@@ -3,6 +3,7 @@ import { BaseClient } from '../core/base-client.js';
 import { NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { encodePath, Transport } from '../core/transport.js';
+import { describe, hasControlCharacters, isPlainObject } from '../core/validate.js';
 import { splitConversationUrl } from './conversation-url.js';
 import type { PlatformClientOptions } from './options.js';
 import {
@@ -57,7 +58,10 @@ export class PlatformClient extends BaseClient {
   readonly #conversationTransports = new Map<string, Transport>();
 
   constructor(options: PlatformClientOptions) {
-    const appUrl = validAppUrl(options?.appUrl);
+    if (!isPlainObject(options as unknown)) {
+      throw new RequestValidationError(`must be an options object, got ${describe(options)}`, 'options');
+    }
+    const appUrl = validAppUrl(options.appUrl);
     const secrets = new SecretRegistry();
     super(
       {
@@ -180,6 +184,9 @@ export class PlatformClient extends BaseClient {
     search: ConversationSearch = {},
     options: RequestOptions = {},
   ): AsyncGenerator<AppConversation> {
+    if (!isPlainObject(search as unknown)) {
+      throw new RequestValidationError(`must be a plain object, got ${describe(search)}`, 'search');
+    }
     const limit = search.pageSize ?? 100;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
       throw new RequestValidationError('must be an integer from 1 to 100', 'pageSize');
@@ -211,10 +218,13 @@ export class PlatformClient extends BaseClient {
 
   #conversationCall(conversationUrl: string, options: ConversationCallOptions) {
     const { origin, path } = splitConversationUrl(conversationUrl);
+    if (!isPlainObject(options as unknown)) {
+      throw new RequestValidationError(`must be a plain object, got ${describe(options)}`, 'options');
+    }
     const { sessionApiKey, ...callOptions } = options;
     if (sessionApiKey !== undefined) {
-      if (typeof sessionApiKey !== 'string' || sessionApiKey === '') {
-        throw new RequestValidationError('must be a non-empty string', 'sessionApiKey');
+      if (typeof sessionApiKey !== 'string' || sessionApiKey === '' || /[\r\n]/.test(sessionApiKey)) {
+        throw new RequestValidationError('must be a non-empty string without line breaks', 'sessionApiKey');
       }
       this.#secrets.add(sessionApiKey);
       callOptions.headers = { ...callOptions.headers, 'X-Session-API-Key': sessionApiKey };
@@ -238,7 +248,7 @@ export class PlatformClient extends BaseClient {
 }
 
 function validAppUrl(value: unknown): string {
-  if (typeof value !== 'string' || !/^https?:\/\/\S+$/.test(value)) {
+  if (typeof value !== 'string' || !/^https?:\/\/\S+$/.test(value) || hasControlCharacters(value)) {
     throw new RequestValidationError('must be the http(s) URL of the platform application', 'appUrl');
   }
   return value;

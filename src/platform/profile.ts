@@ -1,4 +1,5 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { describe, hasControlCharacters, isPlainObject, isPrototypeKey } from '../core/validate.js';
 
 /** spec 2.8: the write shape of an LLM profile. Other fields of the profile: not shown in the spec. */
 export interface LlmProfileWrite {
@@ -50,37 +51,52 @@ export function checkProfileName(name: unknown): string {
 /** Checks the write shape (spec 2.8) before sending: every bad field is named. */
 export function checkProfileWrite(profile: LlmProfileWrite): void {
   const issues: ValidationIssue[] = [];
-  if (typeof profile !== 'object' || profile === null) {
-    throw new RequestValidationError('must be an object with llm', 'profile');
+  if (!isPlainObject(profile as unknown)) {
+    throw new RequestValidationError(`must be a plain object with llm, got ${describe(profile)}`, 'profile');
+  }
+  for (const key of Object.keys(profile).filter(isPrototypeKey)) {
+    issues.push({ path: [key], message: 'is not allowed as a key (it would reach the prototype)' });
   }
   const pkey = profile.preserve_existing_api_key;
   if (pkey !== undefined && typeof pkey !== 'boolean') {
     issues.push({ path: ['preserve_existing_api_key'], message: 'must be a boolean' });
   }
   const llm = profile.llm as Record<string, unknown> | undefined;
-  if (typeof llm !== 'object' || llm === null || Array.isArray(llm)) {
-    issues.push({ path: ['llm'], message: 'must be an object with model' });
+  if (!isPlainObject(llm)) {
+    issues.push({ path: ['llm'], message: `must be a plain object with model, got ${describe(llm)}` });
     throw new RequestValidationError(issues);
+  }
+  for (const key of Object.keys(llm).filter(isPrototypeKey)) {
+    issues.push({ path: ['llm', key], message: 'is not allowed as a key (it would reach the prototype)' });
   }
   if (typeof llm.model !== 'string' || llm.model.trim() === '') {
     issues.push({ path: ['llm', 'model'], message: 'must be a non-empty string' });
+  } else if (hasControlCharacters(llm.model)) {
+    issues.push({ path: ['llm', 'model'], message: 'must not contain control or invisible characters' });
   }
   if (
     llm.base_url !== undefined &&
-    (typeof llm.base_url !== 'string' || !/^https?:\/\/\S+$/.test(llm.base_url))
+    (typeof llm.base_url !== 'string' ||
+      !/^https?:\/\/\S+$/.test(llm.base_url) ||
+      hasControlCharacters(llm.base_url))
   ) {
-    issues.push({ path: ['llm', 'base_url'], message: 'must be an http(s) URL' });
+    issues.push({
+      path: ['llm', 'base_url'],
+      message: 'must be an http(s) URL without control or invisible characters',
+    });
   }
   const headers = llm.extra_headers;
   if (headers !== undefined) {
-    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    if (!isPlainObject(headers)) {
       issues.push({
         path: ['llm', 'extra_headers'],
-        message: 'must be an object of header name to string value',
+        message: `must be a plain object of header name to string value, got ${describe(headers)}`,
       });
     } else {
       for (const [name, value] of Object.entries(headers)) {
-        if (typeof value !== 'string') {
+        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || isPrototypeKey(name)) {
+          issues.push({ path: ['llm', 'extra_headers', name], message: 'is not a valid header name' });
+        } else if (typeof value !== 'string') {
           issues.push({
             path: ['llm', 'extra_headers', name],
             message: 'must be a string; a JSON value such as spend metadata is sent as JSON text (recipe 4)',

@@ -1,4 +1,5 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { describe, hasControlCharacters, isPlainObject } from '../core/validate.js';
 
 /** spec 2.8: tag key → string value. Stays on the conversation record; never sent in LLM requests. */
 export type ConversationTags = Record<string, string>;
@@ -41,8 +42,14 @@ export function applyTagsPatch(current: ConversationTags, patch: ConversationTag
 }
 
 function tagIssues(tags: unknown, field: string, allowNull: boolean): ValidationIssue[] {
-  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) {
-    return [{ path: [field], message: 'must be an object mapping tag key to string value' }];
+  // A Map (or any non-plain object) would be sent as `{}`, which wipes every tag (the PATCH replaces the map).
+  if (!isPlainObject(tags)) {
+    return [
+      {
+        path: [field],
+        message: `must be a plain object mapping tag key to string value, got ${describe(tags)}`,
+      },
+    ];
   }
   const issues: ValidationIssue[] = [];
   for (const [key, value] of Object.entries(tags)) {
@@ -56,6 +63,11 @@ function tagIssues(tags: unknown, field: string, allowNull: boolean): Validation
     if (value === null && allowNull) continue;
     if (typeof value !== 'string') {
       issues.push({ path: [field, key], message: `tag value for ${shown} must be a string` });
+    } else if (hasControlCharacters(value)) {
+      issues.push({
+        path: [field, key],
+        message: `tag value for ${shown} must not contain control or invisible characters`,
+      });
     } else if (codePoints(value) > MAX_TAG_VALUE_LENGTH) {
       issues.push({
         path: [field, key],

@@ -1,5 +1,5 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
-import { describe } from '../core/validate.js';
+import { describe, hasControlCharacters, isPlainObject, isPrototypeKey } from '../core/validate.js';
 import type { WarmRuntimeConfig, WarmRuntimeConfigBody } from './schemas.js';
 
 /** Fields that identify a listed configuration and never belong in a save body (spec 2.4). */
@@ -13,8 +13,20 @@ const OPTIONAL_INTEGERS = ['count', 'run_as_user', 'run_as_group', 'fs_group'] a
  * of spec 2.4 checked. Throws `RequestValidationError` naming each bad field (nothing is sent then).
  */
 export function prepareWarmRuntimeConfigBody(body: unknown): WarmRuntimeConfigBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new RequestValidationError(`must be a JSON object, got ${describe(body)}`, 'body');
+  // A Map or class instance would be sent as `{}` or mangled by JSON.stringify.
+  if (!isPlainObject(body)) {
+    throw new RequestValidationError(`must be a plain JSON object, got ${describe(body)}`, 'body');
+  }
+  const prototypeKeys = Object.keys(body).filter(isPrototypeKey);
+  if (prototypeKeys.length > 0) {
+    // `out[key] = value` with `__proto__` would set the copy's prototype: checks would read through it and
+    // the PUT would send `{}`.
+    throw new RequestValidationError(
+      prototypeKeys.map((key) => ({
+        path: [key],
+        message: 'is not allowed as a key (it would reach the prototype)',
+      })),
+    );
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
@@ -36,9 +48,13 @@ export function validateWarmRuntimeConfigBody(body: Record<string, unknown>): Va
   const { image, working_dir, command, environment, fuse_s3_mount } = body;
   if (image !== undefined && image !== null && (typeof image !== 'string' || image.trim() === '')) {
     bad('image', `must be a non-empty image reference, got ${describe(image)}`);
+  } else if (typeof image === 'string' && (hasControlCharacters(image) || /\s/.test(image))) {
+    bad('image', 'must not contain whitespace, control or invisible characters');
   }
   if (working_dir !== undefined && working_dir !== null && typeof working_dir !== 'string') {
     bad('working_dir', `must be a string, got ${describe(working_dir)}`);
+  } else if (typeof working_dir === 'string' && working_dir.includes('\u0000')) {
+    bad('working_dir', 'must not contain NUL');
   }
   if (command !== undefined && command !== null) {
     if (!Array.isArray(command)) bad('command', `must be an array of strings, got ${describe(command)}`);
@@ -46,15 +62,24 @@ export function validateWarmRuntimeConfigBody(body: Record<string, unknown>): Va
       command.forEach((part, i) => {
         if (typeof part !== 'string')
           issues.push({ path: ['command', i], message: `must be a string, got ${describe(part)}` });
+        else if (part.includes('\u0000'))
+          issues.push({ path: ['command', i], message: 'must not contain NUL (no process argument can)' });
       });
   }
   if (environment !== undefined && environment !== null) {
-    if (typeof environment !== 'object' || Array.isArray(environment)) {
-      bad('environment', `must be an object of strings, got ${describe(environment)}`);
+    if (!isPlainObject(environment)) {
+      bad('environment', `must be a plain object of strings, got ${describe(environment)}`);
     } else {
       for (const [key, value] of Object.entries(environment)) {
-        if (typeof value !== 'string') {
+        if (isPrototypeKey(key) || !/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(key)) {
+          issues.push({
+            path: ['environment', key],
+            message: 'must be a variable name (letters, digits, "_", "." or "-", not starting with a digit)',
+          });
+        } else if (typeof value !== 'string') {
           issues.push({ path: ['environment', key], message: `must be a string, got ${describe(value)}` });
+        } else if (value.includes('\u0000')) {
+          issues.push({ path: ['environment', key], message: 'must not contain NUL' });
         }
       }
     }
@@ -87,6 +112,12 @@ export function deriveTemplate(
   source: WarmRuntimeConfig,
   overrides: TemplateOverrides = {},
 ): WarmRuntimeConfigBody {
+  if (!isPlainObject(overrides as unknown)) {
+    throw new RequestValidationError(`must be a plain object, got ${describe(overrides)}`, 'overrides');
+  }
+  if (!isPlainObject(source as unknown)) {
+    throw new RequestValidationError(`must be a configuration object, got ${describe(source)}`, 'source');
+  }
   const issues: ValidationIssue[] = [];
   if (
     overrides.image !== undefined &&

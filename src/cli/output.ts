@@ -1,12 +1,8 @@
-/** Environment variable names whose values are credentials (masked by `list` unless asked). */
-const SECRET_ENV_NAME = /(^|_)(API_?KEY|PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIALS?|PRIVATE_KEY)($|_)/i;
+import { isSecretEnvName } from '../runtime/secret-env.js';
+
+export { isSecretEnvName };
 
 export const MASK = '[redacted]';
-
-/** True for an environment variable name that holds a credential, e.g. `LMNR_PROJECT_API_KEY`. */
-export function isSecretEnvName(name: string): boolean {
-  return SECRET_ENV_NAME.test(name);
-}
 
 /** A copy of the configurations with non-empty credential-like `environment` values masked. */
 export function maskEnvironmentSecrets<T extends { environment?: Record<string, string> | undefined }>(

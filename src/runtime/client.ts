@@ -49,6 +49,7 @@ import {
   type WarmRuntimeConfig,
   type WarmRuntimeConfigBody,
 } from './schemas.js';
+import { secretEnvValues } from './secret-env.js';
 import { SharedCall } from './shared-call.js';
 
 /** Admin JWT lifetime when the token carries no `exp` claim (spec 5.3, 8). */
@@ -407,13 +408,20 @@ export class RuntimeAdminClient extends BaseClient {
    */
   async listWarmRuntimeConfigs(options: RequestOptions = {}): Promise<WarmRuntimeConfig[]> {
     const send = (key: string) =>
-      this.transport.request({
-        method: 'GET',
-        path: 'api/warm-runtime-configs',
-        ...callOptions(options),
-        headers: { ...options.headers, 'x-api-key': key },
-        decode: decoder(runtimeSchemas().WarmRuntimeConfigList),
-      });
+      this.transport
+        .request({
+          method: 'GET',
+          path: 'api/warm-runtime-configs',
+          ...callOptions(options),
+          headers: { ...options.headers, 'x-api-key': key },
+          decode: decoder(runtimeSchemas().WarmRuntimeConfigList),
+        })
+        .then((list) => {
+          // Credential-like environment values (e.g. LMNR_PROJECT_API_KEY) are redacted like the client's own.
+          for (const config of list.configs)
+            for (const value of secretEnvValues(config.environment)) this.#secrets.add(value);
+          return list;
+        });
     const { key, derived } = await this.#readKey(options);
     try {
       return (await send(key)).configs;
@@ -468,6 +476,8 @@ export class RuntimeAdminClient extends BaseClient {
   ): Promise<SavedWarmRuntimeConfig> {
     requireConfigName(name);
     const prepared = prepareWarmRuntimeConfigBody(body);
+    // A server may echo the body back in an error (a 422's `input`): its credential-like values are secrets.
+    for (const value of secretEnvValues(prepared.environment)) this.#secrets.add(value);
     if (options.rejectSharedImage) {
       const others = configsUsingImage(await this.listWarmRuntimeConfigs(options), name, prepared.image);
       if (others.length > 0) throw sharedImageError(name, prepared.image, others);

@@ -30,8 +30,10 @@ export {
   type TargetSettings,
   type TraceRedirect,
   type TraceTarget,
+  TraceTargetError,
   targetSettings,
   traceRedirectEnv,
+  validateTraceTarget,
 } from './tracing/redirect.js';
 export {
   dotenv,
@@ -43,6 +45,7 @@ export {
 export {
   type EnvLike,
   type OtlpProtocol,
+  type ResolveOptions,
   resolveTraceExport,
   type TraceDestination,
   type TraceExportConfig,

@@ -5,7 +5,7 @@
  */
 
 import { toYaml, type YamlValue } from '../core/yaml.js';
-import { type TraceTarget, targetSettings } from './redirect.js';
+import { type TraceTarget, TraceTargetError, targetSettings } from './redirect.js';
 
 export interface CollectorExporter {
   /** Becomes `otlphttp/<name>`. */
@@ -39,12 +39,17 @@ function exporter(url: string, headers: Record<string, string> = {}): YamlValue 
   };
 }
 
-/** The Collector configuration as YAML. Throws on a duplicate name or a gRPC target. */
+/**
+ * The Collector configuration as YAML. Throws a `TraceTargetError` whose `field` is e.g. `exporters[1].name`
+ * (a duplicate or invalid name) or `exporters[0].target.protocol` (a gRPC target: otlphttp needs HTTP).
+ */
 export function collectorConfig(options: CollectorConfigOptions): string {
   const exporters: Record<string, YamlValue> = {};
-  const add = (name: string, value: YamlValue) => {
+  const add = (name: unknown, value: YamlValue, field: string) => {
+    if (typeof name !== 'string' || !/^[\w.-]+$/.test(name))
+      throw new TraceTargetError(field, 'must be a non-empty name of letters, digits, _ . -');
     const id = `otlphttp/${name}`;
-    if (id in exporters) throw new TypeError(`duplicate exporter name: ${name}`);
+    if (id in exporters) throw new TraceTargetError(field, `duplicate exporter name ${name}`);
     exporters[id] = value;
   };
   const { baseUrl, projectApiKey } = options.bundled || {
@@ -54,17 +59,29 @@ export function collectorConfig(options: CollectorConfigOptions): string {
     projectApiKey: '${env:TRACING_PROJECT_API_KEY}',
   };
   if (options.bundled !== false)
-    add('bundled', exporter(`${baseUrl}/v1/traces`, { Authorization: `Bearer ${projectApiKey}` }));
-  for (const entry of options.exporters) {
-    if ('target' in entry) {
-      const settings = targetSettings(entry.target);
-      if (settings.protocol === 'grpc')
-        throw new TypeError(`exporter ${entry.name}: otlphttp needs an HTTP target`);
-      add(entry.name, exporter(settings.endpoint, settings.headers));
-    } else {
-      add(entry.name, exporter(entry.tracesUrl, entry.headers));
+    add('bundled', exporter(`${baseUrl}/v1/traces`, { Authorization: `Bearer ${projectApiKey}` }), 'bundled');
+  if (!Array.isArray(options.exporters)) throw new TraceTargetError('exporters', 'must be an array');
+  options.exporters.forEach((entry, index) => {
+    const at = `exporters[${index}]`;
+    if (entry === null || typeof entry !== 'object') throw new TraceTargetError(at, 'must be an object');
+    // A plain exporter is validated as an HTTP `otlp` target; errors name the field inside the entry.
+    const plain = !('target' in entry);
+    let settings: ReturnType<typeof targetSettings>;
+    try {
+      settings = targetSettings(
+        plain
+          ? { kind: 'otlp', endpoint: entry.tracesUrl, protocol: 'http/protobuf', headers: entry.headers }
+          : entry.target,
+      );
+    } catch (error) {
+      if (!(error instanceof TraceTargetError)) throw error;
+      const field = plain ? error.field.replace(/^endpoint$/, 'tracesUrl') : `target.${error.field}`;
+      throw new TraceTargetError(`${at}.${field}`, error.message.replace(/^trace target \S+: /, ''));
     }
-  }
+    if (settings.protocol === 'grpc')
+      throw new TraceTargetError(`${at}.target.protocol`, 'otlphttp needs an HTTP target');
+    add(entry.name, exporter(settings.endpoint, settings.headers), `${at}.name`);
+  });
   return toYaml({
     receivers: {
       otlp: { protocols: { grpc: { endpoint: '0.0.0.0:4317' }, http: { endpoint: '0.0.0.0:4318' } } },

@@ -1,6 +1,9 @@
 /**
- * OTLP exporter headers as written in `OTEL_EXPORTER_OTLP_*HEADERS`: comma-separated `key=value` pairs,
- * percent-encoded. Warnings name a pair by its position and key, never by its value (values are credentials).
+ * OTLP exporter headers as written in `OTEL_EXPORTER_OTLP_*HEADERS`: comma-separated `key=value` pairs. Parsed
+ * as the platform's tracing SDK parses them (docs/tracing.md, "Headers"): the first `=` splits, the name is
+ * trimmed but not decoded, the value is trimmed and percent-decoded leniently (a bad `%` stays), empty names and
+ * values are kept, the last duplicate wins, a pair without `=` is dropped. Warnings name a pair by its position
+ * and name, never by its value (values are credentials).
  */
 
 export interface ParsedHeaders {
@@ -8,12 +11,13 @@ export interface ParsedHeaders {
   warnings: string[];
 }
 
-function decode(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
-  }
+/** Percent-decodes runs of `%XX` as UTF-8 (invalid bytes become U+FFFD); anything else is kept. */
+function unquote(text: string): string {
+  return text.replace(/(%[0-9a-f]{2})+/gi, (run) => {
+    const bytes = new Uint8Array(run.length / 3);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+    return new TextDecoder().decode(bytes);
+  });
 }
 
 /** Parses a headers variable. `variable` is only used to name the source in warnings. */
@@ -22,24 +26,29 @@ export function parseOtlpHeaders(raw: string, variable = 'headers'): ParsedHeade
   const headers: Record<string, string> = Object.create(null);
   const warnings: string[] = [];
   raw.split(',').forEach((pair, index) => {
-    if (!pair.trim()) return;
     const at = pair.indexOf('=');
-    const key = at > 0 ? decode(pair.slice(0, at).trim()) : undefined;
-    const value = key && decode(pair.slice(at + 1).trim());
-    if (value) headers[key as string] = value;
-    else warnings.push(`${variable}: pair ${index + 1}${key ? ` (${key})` : ''} is not key=value; skipped`);
+    if (at < 0) {
+      if (pair.trim()) warnings.push(`${variable}: pair ${index + 1} has no '=': dropped`);
+      return;
+    }
+    const key = pair.slice(0, at).trim();
+    if (!key) warnings.push(`${variable}: pair ${index + 1} has an empty name: an HTTP export fails`);
+    if (/%[0-9a-f]{2}/i.test(key)) warnings.push(`${variable}: name ${key} is not percent-decoded`);
+    headers[key] = unquote(pair.slice(at + 1).trim());
   });
   return { headers, warnings };
 }
 
 /**
- * The inverse of {@link parseOtlpHeaders}: percent-encodes what a parser would misread (`%`, `,`, `;`, quotes,
- * backslash, spaces and non-ASCII), so `Basic abc=` becomes `Basic%20abc=`. The output contains the secrets.
+ * The inverse of {@link parseOtlpHeaders} for valid header names: values are percent-encoded where a parser
+ * would misread them (`%`, `,`, `;`, quotes, backslash, spaces and non-ASCII), so `Basic abc=` becomes
+ * `Basic%20abc=`; names are written as they are (the platform's tracing SDK does not decode them). The output
+ * contains the secrets.
  */
 export function formatOtlpHeaders(headers: Record<string, string>): string {
   const enc = (s: string) =>
     s.replace(/[^\x21-\x7e]|[%,;"'\\]/gu, (c) => (c === "'" ? '%27' : encodeURIComponent(c)));
   return Object.entries(headers)
-    .map(([k, v]) => `${enc(k)}=${enc(v)}`)
+    .map(([k, v]) => `${k}=${enc(v)}`)
     .join(',');
 }

@@ -1,6 +1,7 @@
 /**
  * Spec 6.3 rules 3 and 4: the environment changes that send the runtime pod's traces to another OTLP backend.
- * The returned `set` holds credentials in clear (that is its purpose).
+ * The returned `set` holds credentials in clear (that is its purpose). Every target is validated first: a bad
+ * one throws a {@link TraceTargetError} naming the field (never its value).
  */
 import { formatOtlpHeaders } from './headers.js';
 import type { OtlpProtocol } from './resolve-export.js';
@@ -19,7 +20,23 @@ export type TraceTarget =
   /** A trace store without auth: gRPC on 4317 or HTTP on 4318 `/v1/traces`. `host` may carry a scheme. */
   | { kind: 'trace-store'; host: string; transport: 'grpc' | 'http'; port?: number }
   /** An OpenTelemetry Collector's OTLP/HTTP receiver (4318), e.g. one built with `collectorConfig`. */
-  | { kind: 'collector'; host: string; port?: number };
+  | { kind: 'collector'; host: string; port?: number }
+  /**
+   * Any OTLP backend. HTTP: `endpoint` is the full traces URL (used as is when it has a path, else `/v1/traces`
+   * is added). gRPC: `http://host:port` for plaintext, `https://host:port` for TLS.
+   */
+  | { kind: 'otlp'; endpoint: string; protocol: 'http/protobuf' | 'grpc'; headers?: Record<string, string> };
+
+/** A redirect target that cannot work; `field` names the bad field (e.g. `headers.X-Key`, `endpoint`). */
+export class TraceTargetError extends TypeError {
+  override name = 'TraceTargetError';
+  constructor(
+    readonly field: string,
+    detail: string,
+  ) {
+    super(`trace target ${field}: ${detail}`);
+  }
+}
 
 export interface TargetSettings {
   endpoint: string;
@@ -38,7 +55,114 @@ export const BUNDLED_TRACING_VARS = [
   'TRACING_PROJECT_API_KEY',
   'TRACING_FORCE_HTTP',
   'TRACING_HTTP_PORT',
+  'TRACING_GRPC_PORT',
 ] as const;
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const GRPC_NAME = /^[a-z0-9_.-]+$/;
+
+function check(ok: unknown, field: string, detail: string): void {
+  if (!ok) throw new TraceTargetError(field, detail);
+}
+const isText = (value: unknown): value is string => typeof value === 'string';
+function checkUrl(value: unknown, field: string): void {
+  check(isText(value), field, 'must be a string');
+  let ok = false;
+  try {
+    const url = new URL(value as string);
+    ok = /^https?:$/.test(url.protocol) && !!url.hostname && !url.username && !url.password;
+  } catch {}
+  check(
+    ok && (value as string).trim() === value,
+    field,
+    'must be an absolute http(s) URL without credentials',
+  );
+}
+function checkHost(value: unknown, field: string): void {
+  check(isText(value) && value.trim() === value && value !== '', field, 'must be a non-empty host');
+  checkUrl(/^\w+:\/\//.test(value as string) ? value : `http://${value}`, field);
+  check(
+    !/:\d+$|\/./.test((value as string).replace(/^\w+:\/\//, '')),
+    field,
+    'must not carry a port or path',
+  );
+}
+function checkPort(value: unknown, field: string): void {
+  check(
+    value === undefined || (Number.isInteger(value) && (value as number) > 0 && (value as number) < 65536),
+    field,
+    'must be an integer 1-65535',
+  );
+}
+function checkHeaders(headers: unknown, grpc: boolean, field = 'headers'): void {
+  check(
+    headers !== null && typeof headers === 'object' && !Array.isArray(headers),
+    field,
+    'must be an object',
+  );
+  for (const [name, value] of Object.entries(headers as object)) {
+    const at = `${field}.${name}`;
+    check(TOKEN.test(name), at, 'is not a valid header name');
+    check(!grpc || GRPC_NAME.test(name), at, 'gRPC needs a-z 0-9 - _ .');
+    // The value must survive the platform's percent-decoding: printable, no line breaks.
+    check(
+      isText(value) && ![...value].some((c) => c < ' ' || c === '\x7f'),
+      at,
+      'must be a string without control characters',
+    );
+  }
+}
+
+/** Throws a {@link TraceTargetError} naming the first bad field of `target`. */
+export function validateTraceTarget(target: TraceTarget): void {
+  check(target !== null && typeof target === 'object', 'target', 'must be an object');
+  const t = target as Record<string, unknown>;
+  switch (t.kind) {
+    case 'basic-auth':
+      checkUrl(t.baseUrl, 'baseUrl');
+      check(
+        isText(t.publicKey) && t.publicKey !== '' && !t.publicKey.includes(':'),
+        'publicKey',
+        'must be non-empty, without ":"',
+      );
+      check(isText(t.secretKey) && t.secretKey !== '', 'secretKey', 'must be non-empty');
+      return;
+    case 'api-key-header': {
+      checkUrl(t.endpoint, 'endpoint');
+      check(isText(t.apiKey) && t.apiKey !== '', 'apiKey', 'must be non-empty');
+      check(isText(t.header), 'header', 'must be a string');
+      checkHeaders({ [t.header as string]: t.apiKey }, false, 'header');
+      const dataset = t.dataset as { header?: unknown; value?: unknown } | undefined;
+      if (dataset !== undefined) {
+        check(dataset !== null && typeof dataset === 'object', 'dataset', 'must be an object');
+        check(isText(dataset.header), 'dataset.header', 'must be a string');
+        check(dataset.header !== t.header, 'dataset.header', 'must differ from header');
+        checkHeaders({ [dataset.header as string]: dataset.value }, false, 'dataset');
+      }
+      return;
+    }
+    case 'trace-store':
+      checkHost(t.host, 'host');
+      check(t.transport === 'grpc' || t.transport === 'http', 'transport', "must be 'grpc' or 'http'");
+      checkPort(t.port, 'port');
+      return;
+    case 'collector':
+      checkHost(t.host, 'host');
+      checkPort(t.port, 'port');
+      return;
+    case 'otlp':
+      checkUrl(t.endpoint, 'endpoint');
+      check(
+        t.protocol === 'http/protobuf' || t.protocol === 'grpc',
+        'protocol',
+        "must be 'http/protobuf' or 'grpc'",
+      );
+      if (t.headers !== undefined) checkHeaders(t.headers, t.protocol === 'grpc');
+      return;
+    default:
+      throw new TraceTargetError('kind', 'unknown kind');
+  }
+}
 
 const trim = (url: string) => url.replace(/\/+$/, '');
 const origin = (host: string, port: number) =>
@@ -52,8 +176,11 @@ function base64(text: string): string {
 
 /** Endpoint, protocol and decoded headers of a target. */
 export function targetSettings(target: TraceTarget): TargetSettings {
+  validateTraceTarget(target);
   const http = 'http/protobuf';
   switch (target.kind) {
+    case 'otlp':
+      return { endpoint: target.endpoint, protocol: target.protocol, headers: { ...target.headers } };
     case 'basic-auth': {
       return {
         endpoint: `${trim(target.baseUrl)}/api/public/otel/v1/traces`,
@@ -76,8 +203,8 @@ export function targetSettings(target: TraceTarget): TargetSettings {
 
 /**
  * Rule 3: unset the bundled backend's variables and set the three `OTEL_EXPORTER_OTLP_TRACES_*`. Without
- * headers, `OTEL_EXPORTER_OTLP_TRACES_HEADERS` is unset too, so stale credentials cannot linger. gRPC is
- * written `grpc` (the OpenTelemetry value, which the platform's SDK also reads as gRPC).
+ * headers, `OTEL_EXPORTER_OTLP_TRACES_HEADERS` is unset too, so stale credentials cannot linger. The protocol
+ * is always written (the platform's tracing SDK defaults to gRPC); gRPC is written `grpc`.
  */
 export function traceRedirectEnv(target: TraceTarget): TraceRedirect {
   const { endpoint, protocol, headers } = targetSettings(target);

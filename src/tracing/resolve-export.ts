@@ -1,24 +1,33 @@
 /**
- * Spec 6.3: where the runtime pod's traces go, read from its environment. Reports the OpenTelemetry reading
- * and warns wherever the platform's tracing SDK behaves differently. Warnings never contain header values.
+ * Where the runtime pod's traces really go, read from its environment: the platform's tracing SDK at the
+ * version the agent server pins, as measured against the real SDK (docs/tracing.md, "Where traces really go",
+ * and docs/compatibility.md, "Trace export"). Wherever spec 6.3's simpler rule says something else, a warning
+ * says so. Warnings never contain header values.
  */
-import { appendTracesPath, platformSdkHttpUrl, urlPath } from './endpoint.js';
 import { parseOtlpHeaders } from './headers.js';
 import { hideSecrets } from './safe-view.js';
 
-export type TraceDestination = 'bundled' | 'otlp' | 'disabled';
+/** `cloud`: the tracing vendor's hosted backend (a project key without a base URL). */
+export type TraceDestination = 'bundled' | 'cloud' | 'otlp' | 'disabled';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 export type EnvLike = Readonly<Record<string, string | undefined>>;
-type Setting = 'ENDPOINT' | 'PROTOCOL' | 'HEADERS' | 'TIMEOUT' | 'COMPRESSION';
 
 export interface TraceExportConfig {
   destination: TraceDestination;
-  /** Full URL the spans are sent to (HTTP: the traces URL; gRPC: scheme, host and port). */
+  /**
+   * HTTP: the URL spans are posted to. gRPC: the URL handed to the exporter (it dials only host and port, see
+   * `grpcTarget`). Undefined when disabled, and for `cloud` unless `cloudUrl` is given.
+   */
   endpoint: string | undefined;
-  protocol: OtlpProtocol;
+  /** `host:port` the gRPC channel connects to (undefined for HTTP). */
+  grpcTarget: string | undefined;
+  /** The wire format is always protobuf, even when `http/json` is asked for. */
+  protocol: 'http/protobuf' | 'grpc';
+  /** HTTPS, or a TLS gRPC channel. */
+  tls: boolean;
   /** Decoded header values: credentials. `JSON.stringify` and `util.inspect` of the config hide them. */
   headers: Record<string, string>;
-  /** 0 means no limit. */
+  /** Export timeout (the variables are read in seconds); 0 means no limit. */
   timeoutMs: number;
   compression: 'gzip' | 'none';
   /** Variables present (non-empty) that have no effect. */
@@ -26,104 +35,202 @@ export interface TraceExportConfig {
   warnings: string[];
 }
 
-const SDK = "the platform's tracing SDK";
+export interface ResolveOptions {
+  /** Contents of a `.env` file in the process's working directory: read for every variable that is empty. */
+  dotenv?: EnvLike;
+  /** The vendor's hosted backend (`https://…`), used for the `cloud` destination's endpoint. */
+  cloudUrl?: string;
+}
 
-/** Resolves spec 6.3 over `env` (e.g. `process.env` or a pod's env map). Empty values count as unset. */
-export function resolveTraceExport(env: EnvLike): TraceExportConfig {
-  const get = (name: string) => env[name]?.trim() || undefined;
+const TRUE = ['true', '1', 'yes', 'on'];
+const OTEL_FAMILY = /^OTEL_(EXPORTER_OTLP_|ENDPOINT$|PROTOCOL$|HEADERS$|TIMEOUT$|COMPRESSION$|EXPORTER$)/;
+const PY_INT = /^\s*[+-]?\d+(_\d+)*\s*$/;
+const PY_FLOAT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?inf(inity)?\s*$/i;
+
+/** Resolves `env` (e.g. `process.env` or a pod's env map) the way the platform's tracing SDK does. */
+export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): TraceExportConfig {
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
-  const otelVars = Object.keys(env)
-    .filter(
-      (k) => /^OTEL_(EXPORTER_OTLP_|(ENDPOINT|PROTOCOL|HEADERS|TIMEOUT|COMPRESSION)$)/.test(k) && get(k),
-    )
-    .sort();
-  const base = get('TRACING_BASE_URL');
-  const key = get('TRACING_PROJECT_API_KEY');
-
-  if (base) {
-    // Rule 1. The endpoint is the base URL as given: the platform's SDK adds the port of TRACING_HTTP_PORT
-    // (with TRACING_FORCE_HTTP) when the URL has none.
-    const http = /^(true|1|yes|on)$/i.test(get('TRACING_FORCE_HTTP') ?? '');
-    if (!key) warn(`TRACING_PROJECT_API_KEY is empty: no key is sent`);
-    if (otelVars.length) warn(`TRACING_BASE_URL is set: ${otelVars.join(', ')} ignored`);
-    return hideSecrets<TraceExportConfig>({
-      destination: 'bundled',
-      endpoint: base,
-      protocol: http ? 'http/protobuf' : 'grpc',
-      headers: key ? { Authorization: `Bearer ${key}` } : {},
-      timeoutMs: 30_000,
-      compression: 'gzip',
-      ignored: otelVars,
-      warnings,
-    });
-  }
-
-  // Rule 2: traces-specific, then generic, then OTEL_<X>.
-  /** The variable each setting was read from. */
-  const sources: Partial<Record<Setting, string>> = {};
-  const ignored: string[] = [];
-  const read = (x: Setting) => {
-    const [src, ...shadowed] = [
-      `OTEL_EXPORTER_OTLP_TRACES_${x}`,
-      `OTEL_EXPORTER_OTLP_${x}`,
-      `OTEL_${x}`,
-    ].filter(get);
-    ignored.push(...shadowed);
-    if (src) {
-      sources[x] = src;
-      if (src === `OTEL_${x}`) warn(`${src} is read only by ${SDK}, not by OpenTelemetry`);
-      return get(src);
+  const used = new Set<string>();
+  // The SDK reads a variable when it is non-empty (whitespace counts), else the `.env` file.
+  const get = (name: string): string | undefined => {
+    used.add(name);
+    return env[name] || options.dotenv?.[name] || undefined;
+  };
+  const otel = (x: string) => {
+    for (const name of [`OTEL_EXPORTER_OTLP_TRACES_${x}`, `OTEL_EXPORTER_OTLP_${x}`, `OTEL_${x}`]) {
+      const value = get(name);
+      if (value) return [name, value] as const;
     }
   };
+  // The OpenTelemetry exporter underneath reads its own variables from the process environment only.
+  const processVar = (name: string) => {
+    used.add(name);
+    return env[name];
+  };
+  const present = (name: string) => !!(env[name] || options.dotenv?.[name]);
+  const done = (config: Omit<TraceExportConfig, 'ignored' | 'warnings'>) =>
+    hideSecrets<TraceExportConfig>({
+      ...config,
+      ignored: [...new Set([...Object.keys(env), ...Object.keys(options.dotenv ?? {})])]
+        .filter((k) => (OTEL_FAMILY.test(k) || k.startsWith('TRACING_')) && present(k) && !used.has(k))
+        .sort(),
+      warnings,
+    });
+  const off = () =>
+    done({
+      destination: 'disabled',
+      endpoint: undefined,
+      grpcTarget: undefined,
+      protocol: 'grpc',
+      tls: false,
+      headers: {},
+      timeoutMs: 0,
+      compression: 'none',
+    });
 
-  const rawProtocol = read('PROTOCOL')?.toLowerCase();
-  let protocol = (rawProtocol === 'grpc/protobuf' ? 'grpc' : rawProtocol) as OtlpProtocol;
-  if (rawProtocol === 'grpc/protobuf')
-    warn(`${sources.PROTOCOL}: grpc/protobuf is not an OpenTelemetry value; read as grpc`);
-  if (!/^(grpc|http\/(json|protobuf))$/.test(protocol)) {
-    if (rawProtocol)
-      warn(`${sources.PROTOCOL}: unknown value; OpenTelemetry uses http/protobuf, ${SDK} gRPC`);
-    protocol = 'http/protobuf';
+  const key = get('TRACING_PROJECT_API_KEY');
+  const otelEndpoint = otel('ENDPOINT');
+  const rawBase = get('TRACING_BASE_URL');
+  // The agent server starts tracing only with a project key or an OTLP endpoint.
+  if (!key && !otelEndpoint) {
+    if (rawBase)
+      warn('TRACING_BASE_URL without TRACING_PROJECT_API_KEY: tracing is off (spec 6.3 rule 1: bundled)');
+    if (otel('HEADERS')) warn('OTLP headers without an endpoint: tracing is off');
+    return off();
   }
-
-  let endpoint = read('ENDPOINT');
-  if (endpoint) {
-    if (protocol === 'grpc') {
-      // gRPC: scheme, host and port, used as is (OpenTelemetry also allows host:port without a scheme).
-    } else if (!urlPath(endpoint)) {
-      warn(`${sources.ENDPOINT} is not an http(s) URL`);
-    } else {
-      const sdk = platformSdkHttpUrl(endpoint);
-      if (!sources.ENDPOINT?.includes('TRACES')) endpoint = appendTracesPath(endpoint);
-      if (sdk !== endpoint) warn(`${sources.ENDPOINT}: ${SDK} posts to ${sdk}, not ${endpoint}`);
+  const forceHttp = TRUE.includes((get('TRACING_FORCE_HTTP') ?? '').toLowerCase());
+  const port = (name: string) => {
+    const raw = get(name);
+    if (raw && !PY_INT.test(raw)) warn(`${name} is not an integer: default port`);
+    return raw && PY_INT.test(raw) ? Number(raw.replace(/_/g, '')) : 0;
+  };
+  // Ports are passed to the SDK only with a project key.
+  let httpPort = 0;
+  let grpcPort = 0;
+  if (key) {
+    httpPort = port('TRACING_HTTP_PORT');
+    grpcPort = port('TRACING_GRPC_PORT');
+  } else if (rawBase && (present('TRACING_HTTP_PORT') || present('TRACING_GRPC_PORT'))) {
+    warn(
+      'TRACING_HTTP_PORT and TRACING_GRPC_PORT are read only with TRACING_PROJECT_API_KEY: ports 443/8443',
+    );
+  }
+  let base = rawBase?.replace(/\/+$/, '');
+  if (base) {
+    if (!/^https?:/.test(base)) {
+      base = `https://${base}`;
+      warn('TRACING_BASE_URL has no http(s) scheme: https:// is added');
     }
-    if (!rawProtocol) warn(`no protocol: OpenTelemetry defaults to http/protobuf, ${SDK} to gRPC`);
-  } else if (otelVars.length) {
-    warn('no endpoint: tracing is off');
+    const urlPort = /:(\d{1,5})$/.exec(base);
+    if (urlPort) {
+      base = base.slice(0, -urlPort[0].length);
+      warn(
+        `TRACING_BASE_URL: port ${urlPort[1]} is ignored; the port comes from TRACING_HTTP_PORT/TRACING_GRPC_PORT`,
+      );
+    }
   }
-
-  const parsed = parseOtlpHeaders(read('HEADERS') ?? '', sources.HEADERS);
-  warnings.push(...parsed.warnings);
-
-  const rawTimeout = read('TIMEOUT');
-  let timeoutMs = 10_000;
-  if (rawTimeout) {
-    if (/^\d+$/.test(rawTimeout)) timeoutMs = +rawTimeout;
-    warn(`${sources.TIMEOUT}: ${timeoutMs} ms; ${SDK} ignores it (30 s)`);
+  let http = forceHttp;
+  let endpoint: string | undefined;
+  let destination: TraceDestination = base ? 'bundled' : 'cloud';
+  let headers: Record<string, string>;
+  const cloud = options.cloudUrl?.replace(/\/+$/, '').replace(/:\d{1,5}$/, '');
+  const laminar = base ?? cloud;
+  if (laminar) endpoint = `${laminar}:${(forceHttp ? httpPort : grpcPort) || (forceHttp ? 443 : 8443)}`;
+  const otelHeaders = otel('HEADERS');
+  if (key) {
+    headers = { [forceHttp ? 'Authorization' : 'authorization']: `Bearer ${key}` };
+    if (otelEndpoint)
+      warn(
+        `TRACING_PROJECT_API_KEY is set: ${otelEndpoint[0]} is ignored` +
+          (base ? '' : "; traces go to the tracing vendor's cloud"),
+      );
+    if (otelHeaders) warn(`TRACING_PROJECT_API_KEY is set: ${otelHeaders[0]} is ignored`);
+  } else {
+    const parsed = parseOtlpHeaders(otelHeaders?.[1] ?? '', otelHeaders?.[0]);
+    headers = parsed.headers;
+    warnings.push(...parsed.warnings);
+    if (otelEndpoint && !base) {
+      destination = 'otlp';
+      endpoint = otelEndpoint[1];
+      const [name, protocol] = otel('PROTOCOL') ?? ['', ''];
+      http = protocol === 'http/protobuf' || protocol === 'http/json' || get('OTEL_EXPORTER') === 'otlp_http';
+      if (!protocol) warn('no protocol: gRPC (OpenTelemetry defaults to http/protobuf)');
+      else if (protocol === 'http/json') warn(`${name}: http/json sends protobuf`);
+      else if (!http && protocol !== 'grpc' && protocol !== 'grpc/protobuf')
+        warn(`${name}: only http/protobuf and http/json (lower case) select HTTP: gRPC`);
+    } else if (otelEndpoint) {
+      warn(
+        `TRACING_BASE_URL is set: ${otelEndpoint[0]} is ignored` +
+          (otelHeaders ? `, but ${otelHeaders[0]} is sent to the bundled backend` : ''),
+      );
+    }
   }
+  if (destination === 'bundled' && !key) warn('no TRACING_PROJECT_API_KEY: the bundled backend gets no key');
 
-  const compression = read('COMPRESSION')?.toLowerCase();
+  // The OpenTelemetry exporter: compression gzip, timeout in seconds.
+  // Timeout: HTTP reads TRACES_TIMEOUT, else OTLP_TIMEOUT, else 10 s; gRPC uses TRACES_TIMEOUT unless it is
+  // 0, then OTLP_TIMEOUT. A set variable that is not a number (an empty one too) stops the SDK from starting.
+  const seconds = (name: string) => {
+    const raw = processVar(name);
+    if (raw !== undefined && !PY_FLOAT.test(raw)) throw name;
+    return raw === undefined ? undefined : Number(raw.trim().replace(/^([+-]?)inf(inity)?$/i, '$1Infinity'));
+  };
+  let timeout: number;
+  try {
+    timeout = http
+      ? (seconds('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT') ?? seconds('OTEL_EXPORTER_OTLP_TIMEOUT') ?? 10)
+      : seconds('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT') || (seconds('OTEL_EXPORTER_OTLP_TIMEOUT') ?? 10);
+  } catch (name) {
+    warn(`${name} is not a number: the tracing SDK fails to start`);
+    return off();
+  }
+  if (present('OTEL_TIMEOUT'))
+    warn('OTEL_TIMEOUT is not read: use OTEL_EXPORTER_OTLP_TRACES_TIMEOUT (seconds)');
 
-  if (key) warn(`TRACING_PROJECT_API_KEY is set: ${SDK} sends to the bundled backend`);
-  return hideSecrets<TraceExportConfig>({
-    destination: endpoint ? 'otlp' : 'disabled',
+  let grpcTarget: string | undefined;
+  let tls: boolean;
+  if (endpoint === undefined) {
+    tls = true;
+  } else if (http) {
+    endpoint = endpoint.trimStart();
+    // `/v1/traces` only when the URL has no path (query kept); a path is used as is.
+    const match = /^([a-z][\w+.-]*:\/\/[^/?#]*)(\/?)([?#].*)?$/i.exec(endpoint);
+    if (match) endpoint = `${match[1]}/v1/traces${match[3] ?? ''}`;
+    else if (destination === 'otlp' && /:\/\/[^/]*\/./.test(endpoint) && !/\/v1\/traces\b/.test(endpoint))
+      warn(`${otelEndpoint?.[0]}: the path is used as is (OpenTelemetry would append /v1/traces)`);
+    tls = /^https:/i.test(endpoint);
+  } else {
+    // Leading whitespace is dropped when the URL is parsed; trailing whitespace stays in the target.
+    const url = /^([a-z][\w+.-]*):\/\/([^/?#]*)/i.exec(endpoint.trimStart());
+    const target = url?.[2] ?? endpoint;
+    grpcTarget = target;
+    if (url && /[/?#]./.test(endpoint.trimStart().slice(url[0].length)))
+      warn('gRPC endpoint: the path is dropped');
+    const insecure = (name: string) => {
+      const raw = processVar(name);
+      return raw === undefined ? undefined : raw.toLowerCase() === 'true';
+    };
+    let secure = insecure('OTEL_EXPORTER_OTLP_TRACES_INSECURE');
+    const scheme = url?.[1]?.toLowerCase();
+    if (scheme === 'https') secure = false;
+    secure ??= insecure('OTEL_EXPORTER_OTLP_INSECURE') ?? scheme === 'http';
+    tls = !secure;
+    if (!url && tls) warn('gRPC endpoint without a scheme: TLS');
+    for (const name of Object.keys(headers))
+      if (!/^[a-z0-9_.-]+$/.test(name))
+        warn(`header ${name}: not a gRPC metadata name (a-z 0-9 - _ .); the export fails`);
+  }
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_COMPRESSION', 'OTEL_EXPORTER_OTLP_COMPRESSION'])
+    if (present(name)) warn(`${name} is ignored: always gzip`);
+  return done({
+    destination,
     endpoint,
-    protocol,
-    headers: parsed.headers,
-    timeoutMs,
-    compression: compression === 'gzip' ? 'gzip' : 'none',
-    ignored: ignored.sort(),
-    warnings,
+    grpcTarget: http ? undefined : grpcTarget,
+    protocol: http ? 'http/protobuf' : 'grpc',
+    tls,
+    headers,
+    timeoutMs: Number.isFinite(timeout) ? Math.round(timeout * 1000) : 0,
+    compression: 'gzip',
   });
 }

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+// resolveTraceExport models the platform's tracing SDK as the real one behaves (measured by
+// test/conformance/tracing-lmnr.test.ts against the real SDK); these rows are that behaviour, without Python.
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { type EnvLike, resolveTraceExport, type TraceExportConfig } from '../../src/tracing.js';
 
 const BUNDLED = {
@@ -15,381 +15,254 @@ const BUNDLED = {
 interface Row {
   name: string;
   env: EnvLike;
+  dotenv?: EnvLike;
   expected: Partial<TraceExportConfig>;
-  /** One pattern per expected warning, in order. */
+  /** Patterns that some warning must match. */
   warnings?: RegExp[];
 }
 
 const rows: Row[] = [
   {
-    name: 'nothing set: tracing off',
+    name: 'nothing set: off',
     env: {},
-    expected: {
-      destination: 'disabled',
-      endpoint: undefined,
-      protocol: 'http/protobuf',
-      headers: {},
-      timeoutMs: 10_000,
-      compression: 'none',
-      ignored: [],
-    },
+    expected: { destination: 'disabled', endpoint: undefined, headers: {} },
   },
   {
-    name: 'rule 1: bundled defaults',
+    name: 'bundled defaults: port and /v1/traces added, 10 s, gzip',
     env: BUNDLED,
     expected: {
       destination: 'bundled',
-      endpoint: 'http://tracing-app-server-service',
+      endpoint: 'http://tracing-app-server-service:8000/v1/traces',
       protocol: 'http/protobuf',
+      tls: false,
       headers: { Authorization: 'Bearer ingest-key-123' },
+      timeoutMs: 10_000,
       compression: 'gzip',
-      timeoutMs: 30_000,
-      ignored: [],
     },
   },
   {
-    name: 'rule 1: bundled without TRACING_FORCE_HTTP is gRPC',
-    env: { TRACING_BASE_URL: 'http://tracing', TRACING_PROJECT_API_KEY: 'k-1234' },
-    expected: { destination: 'bundled', protocol: 'grpc' },
+    name: 'bundled over gRPC: port 8443 or TRACING_GRPC_PORT, lower-case authorization',
+    env: { TRACING_BASE_URL: 'http://tracing', TRACING_PROJECT_API_KEY: 'k', TRACING_GRPC_PORT: '8001' },
+    expected: {
+      destination: 'bundled',
+      endpoint: 'http://tracing:8001',
+      grpcTarget: 'tracing:8001',
+      protocol: 'grpc',
+      tls: false,
+      headers: { authorization: 'Bearer k' },
+    },
   },
   {
-    name: 'rule 1: bundled plus OTEL variables at once, every present one ignored',
+    name: 'a port in the base URL is ignored',
+    env: { TRACING_BASE_URL: 'https://lmnr.example:9999/', TRACING_PROJECT_API_KEY: 'k' },
+    expected: { endpoint: 'https://lmnr.example:8443', grpcTarget: 'lmnr.example:8443', tls: true },
+    warnings: [/port 9999 is ignored/],
+  },
+  {
+    name: 'schemeless base URL: https',
+    env: { ...BUNDLED, TRACING_BASE_URL: 'tracing' },
+    expected: { endpoint: 'https://tracing:8000/v1/traces', tls: true },
+    warnings: [/https:\/\/ is added/],
+  },
+  {
+    name: 'base URL only: off (spec rule 1 says bundled)',
+    env: { TRACING_BASE_URL: 'http://tracing' },
+    expected: { destination: 'disabled' },
+    warnings: [/tracing is off/],
+  },
+  {
+    name: 'base URL, no key, OTLP endpoint: bundled on the default port, OTLP headers sent there',
     env: {
       ...BUNDLED,
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://backend.example/v1/traces',
-      OTEL_EXPORTER_OTLP_HEADERS: 'x-key=abc',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: '',
-      OTEL_ENDPOINT: 'http://other:4318',
-      OTEL_SERVICE_NAME: 'runtime',
+      TRACING_PROJECT_API_KEY: '',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4317',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-team=blue',
     },
     expected: {
       destination: 'bundled',
-      endpoint: 'http://tracing-app-server-service',
-      ignored: ['OTEL_ENDPOINT', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'],
+      endpoint: 'http://tracing-app-server-service:443/v1/traces',
+      headers: { 'x-team': 'blue' },
     },
-    warnings: [/TRACING_BASE_URL is set: OTEL_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, .* ignored/],
+    warnings: [/only with TRACING_PROJECT_API_KEY/, /is sent to the bundled backend/],
   },
   {
-    name: 'rule 1: bundled without a key',
-    env: { TRACING_BASE_URL: 'http://tracing', TRACING_FORCE_HTTP: '1' },
-    expected: { destination: 'bundled', headers: {}, protocol: 'http/protobuf' },
-    warnings: [/TRACING_PROJECT_API_KEY is empty/],
-  },
-  {
-    name: 'empty TRACING_BASE_URL counts as unset',
-    env: {
-      TRACING_BASE_URL: '',
-      TRACING_PROJECT_API_KEY: '',
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://backend.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-    },
+    name: 'key and OTLP endpoint without base URL: the vendor cloud',
+    env: { TRACING_PROJECT_API_KEY: 'k', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4317' },
     expected: {
-      destination: 'otlp',
-      endpoint: 'https://backend.example/v1/traces',
-      protocol: 'http/protobuf',
+      destination: 'cloud',
+      endpoint: 'https://cloud.example:8443',
+      protocol: 'grpc',
+      headers: { authorization: 'Bearer k' },
     },
+    warnings: [/vendor's cloud/],
   },
   {
-    name: 'traces-specific endpoint is used as is',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://backend.example/custom/path',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-    },
-    expected: { destination: 'otlp', endpoint: 'https://backend.example/custom/path' },
+    name: 'cloud endpoint when cloudUrl is given',
+    env: { TRACING_PROJECT_API_KEY: 'k', TRACING_FORCE_HTTP: 'on' },
+    expected: { destination: 'cloud', endpoint: 'https://cloud.example:443/v1/traces', tls: true },
   },
   {
-    name: 'traces-specific endpoint without a path: the platform SDK appends /v1/traces',
+    name: 'OTLP endpoint without protocol: gRPC, path dropped',
+    env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4317/v1/traces' },
+    expected: { destination: 'otlp', protocol: 'grpc', grpcTarget: 'c:4317', tls: false, timeoutMs: 10_000 },
+    warnings: [/no protocol: gRPC/, /path is dropped/],
+  },
+  {
+    name: 'protocol is case-sensitive',
     env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://tempo:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'HTTP/PROTOBUF',
+    },
+    expected: { protocol: 'grpc' },
+    warnings: [/lower case/],
+  },
+  {
+    name: 'OTEL_EXPORTER=otlp_http selects HTTP',
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER: 'otlp_http' },
+    expected: { protocol: 'http/protobuf', endpoint: 'http://c:4318/v1/traces' },
+  },
+  {
+    name: 'a generic endpoint with a path is used as is',
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+    expected: { endpoint: 'http://c:4318/otlp' },
+    warnings: [/used as is/],
+  },
+  {
+    name: 'a query without a path keeps the query',
+    env: { OTEL_ENDPOINT: 'http://c:4318/?t=a', OTEL_PROTOCOL: 'http/protobuf' },
+    expected: { endpoint: 'http://c:4318/v1/traces?t=a' },
+  },
+  {
+    name: 'http/json sends protobuf; timeouts in seconds; OTEL_TIMEOUT unused',
+    env: {
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces',
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '5',
+      OTEL_TIMEOUT: '7',
     },
-    expected: { endpoint: 'http://tempo:4318', protocol: 'http/json' },
-    warnings: [/posts to http:\/\/tempo:4318\/v1\/traces, not http:\/\/tempo:4318$/],
+    expected: { protocol: 'http/protobuf', timeoutMs: 5000, compression: 'gzip' },
+    warnings: [/sends protobuf/, /OTEL_TIMEOUT is not read/],
   },
   {
-    name: 'generic endpoint without a path gets v1/traces (both agree)',
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-    },
-    expected: { endpoint: 'http://collector:4318/v1/traces' },
-  },
-  {
-    name: 'generic endpoint with a path: OpenTelemetry appends, the platform SDK does not',
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/mycollector',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-    },
-    expected: { endpoint: 'http://collector:4318/mycollector/v1/traces' },
-    warnings: [/OTEL_EXPORTER_OTLP_ENDPOINT: .* posts to http:\/\/collector:4318\/mycollector, not/],
-  },
-  {
-    name: 'generic endpoint with a trailing slash',
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/mycollector/',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-    },
-    expected: { endpoint: 'http://collector:4318/mycollector/v1/traces' },
-    warnings: [/posts to http:\/\/collector:4318\/mycollector\/, not/],
-  },
-  {
-    name: 'third tier OTEL_<X> is read, with a warning',
-    env: { OTEL_ENDPOINT: 'http://collector:4318', OTEL_PROTOCOL: 'http/protobuf' },
-    expected: { destination: 'otlp', endpoint: 'http://collector:4318/v1/traces', protocol: 'http/protobuf' },
-    warnings: [/OTEL_PROTOCOL is read only by/, /OTEL_ENDPOINT is read only by/],
-  },
-  {
-    name: 'precedence: traces-specific beats generic beats OTEL_<X>, for every setting',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://a.example/v1/traces',
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://b.example',
-      OTEL_ENDPOINT: 'https://c.example',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
-      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'a=1',
-      OTEL_EXPORTER_OTLP_HEADERS: 'b=2',
-      OTEL_HEADERS: 'c=3',
-      OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip',
-      OTEL_EXPORTER_OTLP_COMPRESSION: 'none',
-    },
-    expected: {
-      endpoint: 'https://a.example/v1/traces',
-      protocol: 'http/json',
-      headers: { a: '1' },
-      compression: 'gzip',
-      ignored: [
-        'OTEL_ENDPOINT',
-        'OTEL_EXPORTER_OTLP_COMPRESSION',
-        'OTEL_EXPORTER_OTLP_ENDPOINT',
-        'OTEL_EXPORTER_OTLP_HEADERS',
-        'OTEL_EXPORTER_OTLP_PROTOCOL',
-        'OTEL_HEADERS',
-      ],
-    },
-  },
-  {
-    name: 'precedence: generic beats OTEL_<X> when the traces-specific one is empty',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://b.example',
-      OTEL_ENDPOINT: 'https://c.example',
-      OTEL_EXPORTER_OTLP_TRACES_HEADERS: '  ',
-      OTEL_EXPORTER_OTLP_HEADERS: 'b=2',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-    },
-    expected: { endpoint: 'https://b.example/v1/traces', headers: { b: '2' }, ignored: ['OTEL_ENDPOINT'] },
-  },
-  {
-    name: 'grpc/protobuf (the spec table value) is read as gRPC with a warning; endpoint untouched',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://tempo:4317',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc/protobuf',
-    },
-    expected: { protocol: 'grpc', endpoint: 'http://tempo:4317' },
-    warnings: [/grpc\/protobuf is not an OpenTelemetry value/],
-  },
-  {
-    name: 'protocol values are case-insensitive; a generic gRPC endpoint gets no path',
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://tempo:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'GRPC' },
-    expected: { protocol: 'grpc', endpoint: 'http://tempo:4317' },
-  },
-  {
-    name: 'gRPC endpoint without a scheme is accepted',
-    env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'tempo:4317', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' },
-    expected: { protocol: 'grpc', endpoint: 'tempo:4317' },
-  },
-  {
-    name: 'unknown protocol falls back to http/protobuf with a warning',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'thrift',
-    },
-    expected: { protocol: 'http/protobuf' },
-    warnings: [/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: unknown value/],
-  },
-  {
-    name: 'no protocol: OpenTelemetry and the platform SDK disagree',
-    env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces' },
-    expected: { protocol: 'http/protobuf', destination: 'otlp' },
-    warnings: [/no protocol: OpenTelemetry defaults to http\/protobuf, .* to gRPC/],
-  },
-  {
-    name: 'HTTP endpoint that is not an http(s) URL',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'localhost:4318',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-    },
-    expected: { endpoint: 'localhost:4318' },
-    warnings: [/OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is not an http\(s\) URL/],
-  },
-  {
-    name: 'headers are percent-decoded',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-      OTEL_EXPORTER_OTLP_TRACES_HEADERS:
-        'Authorization=Basic%20cGstbGYtMTpzay1sZi0y, x-honeycomb-team = abc%2Cdef ,x-note=caf%C3%A9%3D%3D',
-    },
-    expected: {
-      headers: {
-        Authorization: 'Basic cGstbGYtMTpzay1sZi0y',
-        'x-honeycomb-team': 'abc,def',
-        'x-note': 'café==',
-      },
-    },
-  },
-  {
-    name: 'a literal space and "=" in a header value (as the docs write it) survive',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'Authorization=Basic cGs6c2s=',
-    },
-    expected: { headers: { Authorization: 'Basic cGs6c2s=' } },
-  },
-  {
-    name: 'malformed header pairs are skipped with warnings that name the pair, not the value',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-      OTEL_EXPORTER_OTLP_TRACES_HEADERS:
-        'good=1,Bearer s3cr3t-token,=orphan-s3cr3t,x-key=%E0%A4%As3cr3t,empty=',
-    },
-    expected: { headers: { good: '1' } },
-    warnings: [
-      /OTEL_EXPORTER_OTLP_TRACES_HEADERS: pair 2 is not key=value/,
-      /pair 3 is not key=value/,
-      /pair 4 \(x-key\) is not key=value/,
-      /pair 5 \(empty\) is not key=value/,
-    ],
-  },
-  {
-    name: 'timeout in ms, with the platform SDK difference',
-    env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-      OTEL_EXPORTER_OTLP_TIMEOUT: '2500',
-    },
+    name: 'gRPC reads the generic timeout',
+    env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_TIMEOUT: '2.5' },
     expected: { timeoutMs: 2500 },
-    warnings: [/OTEL_EXPORTER_OTLP_TIMEOUT: 2500 ms; .* ignores it/],
   },
   {
-    name: 'timeout 0 means no limit; an invalid timeout keeps the default',
+    name: 'an empty timeout variable stops the SDK from starting',
     env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces',
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '0',
+      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '',
     },
-    expected: { timeoutMs: 0 },
-    warnings: [/TIMEOUT: 0 ms/],
+    expected: { destination: 'disabled' },
+    warnings: [/fails to start/],
   },
   {
-    name: 'invalid timeout',
+    name: 'schemeless gRPC: TLS; an upper-case header fails',
     env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '-5',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'c:4317',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'Authorization=Bearer%20t',
     },
-    expected: { timeoutMs: 10_000 },
-    warnings: [/TIMEOUT: 10000 ms/],
+    expected: { tls: true, grpcTarget: 'c:4317', headers: { Authorization: 'Bearer t' } },
+    warnings: [/TLS/, /export fails/],
   },
   {
-    name: 'compression is case-insensitive; anything but gzip is none',
+    name: 'INSECURE=true turns TLS off',
+    env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'c:4317', OTEL_EXPORTER_OTLP_INSECURE: 'true' },
+    expected: { tls: false },
+  },
+  {
+    name: 'headers: empty values kept, names not decoded, bad % kept, last wins',
     env: {
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
-      OTEL_EXPORTER_OTLP_COMPRESSION: 'GZIP',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4317',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'a=,k%20x=v,b=%zz,b= 2 ,bare',
     },
+    expected: { headers: { a: '', 'k%20x': 'v', b: '2' } },
+    warnings: [/not percent-decoded/, /no '='/],
+  },
+  {
+    name: 'compression variables are ignored',
+    env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_COMPRESSION: 'none' },
     expected: { compression: 'gzip' },
+    warnings: [/always gzip/],
   },
   {
-    name: 'TRACING_PROJECT_API_KEY left set while redirecting',
-    env: {
-      TRACING_PROJECT_API_KEY: 'ingest-key-123',
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/v1/traces',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+    name: 'a whitespace-only key counts as set',
+    env: { ...BUNDLED, TRACING_PROJECT_API_KEY: ' ' },
+    expected: { destination: 'bundled', headers: { Authorization: 'Bearer  ' } },
+  },
+  {
+    name: '.env fills an empty variable; the process value wins otherwise',
+    env: { ...BUNDLED, TRACING_PROJECT_API_KEY: '', TRACING_HTTP_PORT: '9000' },
+    dotenv: { TRACING_PROJECT_API_KEY: 'from-file', TRACING_HTTP_PORT: '1' },
+    expected: {
+      endpoint: 'http://tracing-app-server-service:9000/v1/traces',
+      headers: { Authorization: 'Bearer from-file' },
     },
-    expected: { destination: 'otlp', endpoint: 'https://x.example/v1/traces' },
-    warnings: [/TRACING_PROJECT_API_KEY is set: .* sends to the bundled backend/],
   },
   {
-    name: 'OTLP variables without an endpoint',
-    env: { OTEL_EXPORTER_OTLP_HEADERS: 'x-key=abc' },
-    expected: { destination: 'disabled', endpoint: undefined, headers: { 'x-key': 'abc' } },
-    warnings: [/no endpoint: tracing is off/],
+    name: 'ignored lists variables with no effect',
+    env: { ...BUNDLED, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc', OTEL_SERVICE_NAME: 'x' },
+    expected: { ignored: ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] },
   },
 ];
 
-describe('resolveTraceExport', () => {
-  it.each(rows)('$name', ({ env, expected, warnings = [] }) => {
-    const config = resolveTraceExport(env);
-    expect(config).toMatchObject(expected);
-    expect(config.warnings).toHaveLength(warnings.length);
-    for (const [i, pattern] of warnings.entries()) expect(config.warnings[i]).toMatch(pattern);
+describe('resolveTraceExport (the platform tracing SDK as measured)', () => {
+  it.each(rows)('$name', ({ env, dotenv, expected, warnings = [] }) => {
+    const config = resolveTraceExport(env, { dotenv, cloudUrl: 'https://cloud.example' });
+    expect({ ...config }).toMatchObject(expected);
+    for (const pattern of warnings)
+      expect(
+        config.warnings.some((w) => pattern.test(w)),
+        String(pattern),
+      ).toBe(true);
   });
 
-  it('never puts a header value or a key into a warning', () => {
-    const secret = fc.string({ minLength: 6, maxLength: 20 }).filter((s) => /^[\w-]+$/.test(s));
+  it('never shows header values in JSON, inspect or warnings', () => {
+    const config = resolveTraceExport({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'c:4317',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'X-Secret=s3cr3t-value,=s3cr3t-value',
+    });
+    expect(config.headers['X-Secret']).toBe('s3cr3t-value');
+    for (const text of [JSON.stringify(config), inspect(config), config.warnings.join('\n')])
+      expect(text).not.toContain('s3cr3t-value');
+  });
+
+  it('never throws and keeps its invariants for any environment', () => {
+    const names = fc.constantFrom(
+      'TRACING_BASE_URL',
+      'TRACING_PROJECT_API_KEY',
+      'TRACING_FORCE_HTTP',
+      'TRACING_HTTP_PORT',
+      'TRACING_GRPC_PORT',
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'OTEL_ENDPOINT',
+      'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+      'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+      'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT',
+      'OTEL_EXPORTER_OTLP_TIMEOUT',
+      'OTEL_EXPORTER_OTLP_INSECURE',
+      'OTEL_EXPORTER',
+    );
+    const values = fc.oneof(
+      fc.string(),
+      fc.constantFrom('', ' ', 'true', 'http/protobuf', 'grpc', 'http://c:4318', 'c:4317', '8000', 'a=%zz,b'),
+      fc.webUrl(),
+    );
     fc.assert(
-      fc.property(secret, fc.constantFrom('', '%', '%E0%A4%A', ';x'), (value, suffix) => {
-        const config = resolveTraceExport({
-          TRACING_PROJECT_API_KEY: value,
-          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/x',
-          OTEL_EXPORTER_OTLP_TRACES_HEADERS: `Authorization=Basic ${value}${suffix},${value}`,
-          OTEL_EXPORTER_OTLP_TIMEOUT: 'nope',
-        });
-        for (const warning of config.warnings) expect(warning).not.toContain(value);
+      fc.property(fc.dictionary(names, values), fc.dictionary(names, values), (env, dotenv) => {
+        const config = resolveTraceExport(env, { dotenv });
+        expect(['bundled', 'cloud', 'otlp', 'disabled']).toContain(config.destination);
+        expect(['grpc', 'http/protobuf']).toContain(config.protocol);
+        expect(Number.isNaN(config.timeoutMs)).toBe(false);
+        if (config.destination === 'disabled') expect(config.endpoint).toBeUndefined();
+        else expect(config.compression).toBe('gzip');
+        if (config.destination === 'otlp') expect(config.endpoint).toBeDefined();
+        expect(() => JSON.stringify(config)).not.toThrow();
       }),
+      { numRuns: 500 },
     );
-  });
-
-  it('hides header values from JSON.stringify and util.inspect, keeping them usable', () => {
-    const config = resolveTraceExport(BUNDLED);
-    expect(config.headers.Authorization).toBe('Bearer ingest-key-123');
-    expect(JSON.stringify(config)).not.toContain('ingest-key-123');
-    expect(JSON.parse(JSON.stringify(config)).headers).toEqual({ Authorization: '[redacted]' });
-    expect(inspect(config)).not.toContain('ingest-key-123');
-    expect(inspect(config)).toContain('[redacted]');
-    expect(String(config)).not.toContain('ingest-key-123');
-    // The hooks are not enumerable: spreading or comparing the config is unaffected.
-    expect(Object.keys(config)).not.toContain('toJSON');
-    expect({ ...config }.headers).toEqual({ Authorization: 'Bearer ingest-key-123' });
-  });
-
-  describe('the documented backend env blocks', () => {
-    const text = readFileSync(
-      new URL('../fixtures/gateway-runtime-tracing/ohe-trace-export-env.ohe-docs.yaml', import.meta.url),
-      'utf8',
-    );
-    // The fixture concatenates doc blocks; the real names LMNR_* are TRACING_* in the spec, and the
-    // `<placeholders>` become concrete words (`<tempo-host>` → `tempo-host`).
-    const blocks = text
-      .split(/^# --- block \d+ ---$/m)
-      .filter((b) => b.trim())
-      .map((b) =>
-        b.replaceAll('LMNR_', 'TRACING_').replace(/<([^>]+)>/g, (_, p: string) => p.replace(/\W+/g, '-')),
-      )
-      .map((b) => parse(b) as Record<string, unknown>);
-
-    it('resolves the bundled defaults (block 1) to the bundled backend', () => {
-      const config = resolveTraceExport(blocks[0] as EnvLike);
-      expect(config).toMatchObject({ destination: 'bundled', protocol: 'http/protobuf', warnings: [] });
-    });
-
-    it('resolves every redirect block to its own endpoint', () => {
-      const redirects = blocks.slice(1).map((b) => b.env as Record<string, string>);
-      expect(redirects.length).toBeGreaterThanOrEqual(6);
-      for (const env of redirects) {
-        const config = resolveTraceExport(env);
-        expect(config.destination).toBe('otlp');
-        expect(config.endpoint).toBe(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
-        expect(config.protocol).toBe(
-          env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === 'grpc/protobuf' ? 'grpc' : 'http/protobuf',
-        );
-        const expectedWarnings = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === 'grpc/protobuf' ? 1 : 0;
-        expect(config.warnings).toHaveLength(expectedWarnings);
-        if (env.OTEL_EXPORTER_OTLP_TRACES_HEADERS) expect(Object.keys(config.headers)).not.toHaveLength(0);
-      }
-    });
   });
 });

@@ -58,9 +58,11 @@ export class GatewayAdminClient extends BaseClient {
   }
 
   /**
-   * Adds a model: `POST /model/new`. The model is usable at once, without a restart, but it is NOT
-   * persisted: a gateway pod restart or a cluster upgrade loses it (spec 4.3, 8). Put lasting models in
-   * the proxy configuration (`buildProxyConfig`). Build `entry` with `gatewayModelEntry`.
+   * Adds a model: `POST /model/new`. It needs the gateway's database (the platform's default deployment keeps
+   * models there): the model is then persisted and survives restarts and upgrades, and other gateway pods pick
+   * it up after their next reload (about 30 s). Without a database the gateway answers 500 and nothing is
+   * added. (Spec 4.3 and 8 say "lost on restart"; see docs/compatibility.md.) Build `entry` with
+   * `gatewayModelEntry`; models that must exist at start-up belong in the proxy configuration.
    */
   async addModel(entry: GatewayModelEntry, options: RequestOptions = {}): Promise<AddedGatewayModel> {
     checkEntry(entry);
@@ -166,8 +168,9 @@ export class GatewayAdminClient extends BaseClient {
     const start = gatewayDate(query?.startDate, 'startDate');
     const end = gatewayDate(query?.endDate, 'endDate');
     const pageSize = query.pageSize ?? 100;
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
-      throw new RequestValidationError('must be an integer from 1 to 1000', 'pageSize');
+    // The gateway answers 422 above 100 rows per page.
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+      throw new RequestValidationError('must be an integer from 1 to 100', 'pageSize');
     }
     for (let page = 1; ; page++) {
       const answer = await this.transport.request({

@@ -67,7 +67,8 @@ export function diagnoseGatewayError(error: unknown): GatewayDiagnosis | undefin
     gatewayError,
   });
   if (origin === 'built-in') {
-    if (status === 404) {
+    // The real gateway answers 400 "Invalid model name passed in model=…" (spec 7 says 404).
+    if (status === 404 || (status === 400 && /Invalid model name passed in model=/.test(message))) {
       return diagnose(
         'model-not-in-list',
         "the model is not in the built-in gateway's model list: add it (addModel or proxy_config.model_list) or use a listed model_name (spec 7)",

@@ -121,12 +121,12 @@ export function attributionNotes(
         path: ['headers', name],
         message: `${SESSION_ID_HEADER} is overwritten at call time with the conversation id; it is for tracing, not attribution`,
       });
-    } else if (options.forwardingEnabled !== false && !isForwardedClientHeader(name, options)) {
+    } else if (options.forwardingEnabled !== false && !isForwardedClientHeader(name)) {
       notes.push({
         level: 'warning',
         code: 'header-not-forwarded',
         path: ['headers', name],
-        message: `${name} is not forwarded: the gateway forwards only x-* headers, excluding x-stainless-*`,
+        message: `${name} is not forwarded: the gateway forwards x-* headers and anthropic-beta, never x-stainless*, credential headers (x-api-key, x-goog-api-key, …) or x-mcp-*`,
       });
     }
     if (lower === SPEND_LOGS_METADATA_HEADER) {
@@ -134,7 +134,8 @@ export function attributionNotes(
         level: 'info',
         code: 'spend-metadata-same-kind-only',
         path: ['headers', name],
-        message: 'spend metadata is parsed into spend logs only by a same-kind external gateway (recipe 4)',
+        message:
+          'spend metadata is recorded in the spend logs of the built-in gateway, and also of a same-kind external gateway when forwarded (recipe 4)',
       });
     }
   }

@@ -1,8 +1,11 @@
 import { RequestValidationError } from '../core/errors.js';
 
-const GATEWAY_DATE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+const GATEWAY_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-/** notes §2.5: spend-log filters take `YYYY-MM-DD HH:MM:SS` (UTC). A `Date` is written in that form. */
+/**
+ * `/spend/logs/v2` takes `YYYY-MM-DD HH:MM:SS` (UTC) only; the gateway fails on a date alone. A `Date` is
+ * written in that form; a string must already be in it.
+ */
 export function gatewayDate(value: Date | string, field: string): string {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new RequestValidationError('is an invalid Date', field);

@@ -40,34 +40,48 @@ describe('header forwarding rule ("Deployment switches")', () => {
     ['Content-Type', false],
     ['user-agent', false],
     ['Ocp-Apim-Subscription-Key', false],
-    ['anthropic-beta', false],
+    ['anthropic-beta', true],
+    ['anthropic-version', false],
+    ['x-api-key', false],
+    ['X-Goog-Api-Key', false],
+    ['x-gateway-api-key', false],
+    ['x-mcp-auth', false],
+    ['x-mcp-servers', false],
+    ['x-mcp-access-groups', false],
+    ['x-stainlessfoo', false],
     ['xstainless', false],
     ['x_team', false],
   ])('%s → forwarded: %s', (name, expected) => {
     expect(isForwardedClientHeader(name)).toBe(expected);
   });
 
-  it('provider-prefixed headers are forwarded when the deployment names the prefix', () => {
-    expect(isForwardedClientHeader('anthropic-beta', { providerPrefixes: ['anthropic-'] })).toBe(true);
-    expect(isForwardedClientHeader('x-stainless-lang', { providerPrefixes: ['x-'] })).toBe(false);
-  });
-
   it('forwards nothing when forwarding is off', () => {
     expect(forwardedClientHeaders({ 'x-a': '1' }, { forwardingEnabled: false })).toEqual({});
   });
 
-  it('keeps exactly the x-* headers that are not x-stainless-*, in any case (property)', () => {
+  it('keeps exactly the x-* headers that are not x-stainless* or denied, plus anthropic-beta, in any case (property)', () => {
     const name = fc.oneof(
       fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/),
       fc.stringMatching(/^[xX]-[A-Za-z0-9-]{0,20}$/),
       fc.stringMatching(/^[xX]-[sS][tT][aA][iI][nN][lL][eE][sS][sS]-[a-z-]{0,10}$/),
+      fc.constantFrom('x-api-key', 'X-MCP-Servers', 'anthropic-beta', 'Anthropic-Beta-2', 'x-goog-api-key'),
     );
     fc.assert(
       fc.property(fc.dictionary(name, fc.string()), (headers) => {
         const kept = forwardedClientHeaders(headers);
         for (const [key, value] of Object.entries(headers)) {
           const lower = key.toLowerCase();
-          const expected = lower.startsWith('x-') && !lower.startsWith('x-stainless-');
+          const denied = [
+            'x-api-key',
+            'x-goog-api-key',
+            'x-gateway-api-key',
+            'x-mcp-auth',
+            'x-mcp-servers',
+            'x-mcp-access-groups',
+          ];
+          const expected =
+            (lower.startsWith('x-') && !lower.startsWith('x-stainless') && !denied.includes(lower)) ||
+            lower.startsWith('anthropic-beta');
           expect(key in kept).toBe(expected);
           if (expected) expect(kept[key]).toBe(value);
         }

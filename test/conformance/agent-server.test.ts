@@ -13,7 +13,7 @@ import {
   safeParseEvent,
 } from '../../src/index.js';
 import { requirePeer, versionsUnderTest } from '../peers/peers.js';
-import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
+import { persistedLogOrder, type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
 import { BASIC_RUN, type FakeLlm, finish, startFakeLlm, terminal, think } from './support/fake-llm.js';
 import { compareVersions } from './support/record.js';
 import { allEvents, runScenario, settle, startBody } from './support/scenarios.js';
@@ -173,12 +173,21 @@ for (const { version } of versionsUnderTest('agent-server')) {
       llm.script([{ toolCalls: [think('waiting')] }, { toolCalls: [finish('resumed')] }]);
       const requestsBefore = llm.requests.length;
       llm.hold();
-      await events.send(started.id, { role: 'user', content: [{ type: 'text', text: 'again' }] });
-      await conversations.run(started.id);
-      await llm.waitForRequests(requestsBefore + 1);
-      await expect(conversations.run(started.id)).rejects.toSatisfy(isConflictError);
-      await conversations.pause(started.id);
-      llm.release();
+      try {
+        await events.send(started.id, { role: 'user', content: [{ type: 'text', text: 'again' }] });
+        await conversations.run(started.id);
+        await llm.waitForRequests(requestsBefore + 1);
+        const second = conversations.run(started.id).catch((error: unknown) => error);
+        // Up to 1.31.2 the 409 only comes once the running step has its LLM answer (docs/compatibility.md).
+        if (compareVersions(version, '1.36.1') < 0) {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          llm.release();
+        }
+        expect(await second).toSatisfy(isConflictError);
+        await conversations.pause(started.id);
+      } finally {
+        llm.release();
+      }
       expect(
         await conversations.waitUntil(started.id, ['paused', 'finished', 'idle'], { timeout: 30_000 }),
       ).toMatch(/paused|finished|idle/);
@@ -217,9 +226,12 @@ for (const { version } of versionsUnderTest('agent-server')) {
       // Crash while the agent waits for its second LLM answer.
       await llm.waitForRequests(requestsBefore + 1);
       llm.hold();
-      await llm.waitForRequests(requestsBefore + 2);
-      await server.kill();
-      llm.release();
+      try {
+        await llm.waitForRequests(requestsBefore + 2);
+        await server.kill();
+      } finally {
+        llm.release();
+      }
       await server.restart();
       // A restarted server marks a run it finds on disk as errored; the run goes on only when asked.
       await conversations.run(info.id);
@@ -231,15 +243,16 @@ for (const { version } of versionsUnderTest('agent-server')) {
       ]);
       subscription.close();
 
-      const persisted = await allEvents(server, info.id);
-      const persistedIds = new Set(persisted.map((event) => String(event.id)));
+      const logOrder = persistedLogOrder(server, info.id);
+      const persistedIds = new Set(logOrder);
       const deliveredPersisted = received
         .filter((event) => persistedIds.has(String(event.id)))
         .map((event) => String(event.id));
       expect(new Set(deliveredPersisted).size).toBe(deliveredPersisted.length);
-      // Everything up to the FinishObservation, in the server's own order.
-      const lastIndex = persisted.findIndex((event) => event.id === received.at(-1)?.id);
-      expect(deliveredPersisted).toEqual(persisted.slice(0, lastIndex + 1).map((event) => String(event.id)));
+      // Everything up to the FinishObservation, in the server's log order.
+      const lastIndex = logOrder.indexOf(String(received.at(-1)?.id));
+      expect(lastIndex).toBeGreaterThan(0);
+      expect(deliveredPersisted).toEqual(logOrder.slice(0, lastIndex + 1));
     });
   });
 }

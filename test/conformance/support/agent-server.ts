@@ -1,7 +1,7 @@
 // Starts a real `openhands-agent-server` (from the venv `npm run peers` made) on a loopback port, with its
 // conversations persisted in a folder of ours, so that a test can kill it and start it again on the same data.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,4 +134,17 @@ export async function startRealAgentServer(
       rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
+}
+
+/**
+ * The ids of a conversation's persisted events in the server's log order (its `event-<index>-<id>.json` files):
+ * the order a subscription must deliver. REST search sorts by timestamp, which can differ for events stamped
+ * within the same moment.
+ */
+export function persistedLogOrder(server: RealAgentServer, conversationId: string): string[] {
+  const dir = join(server.dataDir, 'conversations', conversationId.replaceAll('-', ''), 'events');
+  return readdirSync(dir)
+    .filter((name) => /^event-\d+-/.test(name))
+    .sort()
+    .map((name) => name.replace(/^event-\d+-/, '').replace(/\.json$/, ''));
 }

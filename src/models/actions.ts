@@ -1,8 +1,10 @@
 /**
- * Action (spec 2.3; fields the spec leaves "not shown" from the OpenAPI document and notes §3.5): a union
- * discriminated by `kind`, the bare class name.
+ * Action (spec 2.3; kinds and fields from the OpenAPI document of the newest server, 1.58.0): a union
+ * discriminated by `kind`, the bare class name. The `…WithRisk` / `…WithSummary` kinds are variants the server
+ * derives from a tool's action (adding `security_risk` and `summary`); it lists them in its document.
  */
 import * as z from 'zod/mini';
+import { SecurityRiskSchema } from './content.js';
 import {
   closedObject,
   intAtLeast,
@@ -14,9 +16,22 @@ import {
 } from './schema-kit.js';
 
 export const ACTION_KINDS = [
+  'FileEditorActionWithRisk',
+  'FileEditorActionWithRiskWithSummary',
+  'FinishActionWithSummary',
+  'TaskTrackerActionWithRisk',
+  'TaskTrackerActionWithRiskWithSummary',
+  'TerminalActionWithRisk',
+  'TerminalActionWithRiskWithSummary',
+  'ThinkActionWithSummary',
   'MCPToolAction',
+  'ClassifyAndSwitchLLMAction',
   'FinishAction',
+  'InvokeSkillAction',
+  'SwitchLLMAction',
   'ThinkAction',
+  'VisionInspectAction',
+  'AskOracleAction',
   'BrowserAction',
   'BrowserClickAction',
   'BrowserCloseTabAction',
@@ -32,6 +47,8 @@ export const ACTION_KINDS = [
   'BrowserStopRecordingAction',
   'BrowserSwitchTabAction',
   'BrowserTypeAction',
+  'StartChildConversationAction',
+  'DelegateAction',
   'FileEditorAction',
   'EditAction',
   'ListDirectoryAction',
@@ -40,8 +57,10 @@ export const ACTION_KINDS = [
   'GlobAction',
   'GrepAction',
   'PlanningFileEditorAction',
+  'TaskAction',
   'TaskTrackerAction',
   'TerminalAction',
+  'WorkflowAction',
 ] as const;
 export type KnownActionKind = (typeof ACTION_KINDS)[number];
 export const ACTION_KIND_SET: ReadonlySet<string> = new Set(ACTION_KINDS);
@@ -76,10 +95,58 @@ export function buildActionSchemas(mode: ParseMode) {
     view_range: optionalNullable(z.array(z.int())),
   };
 
+  const terminalShape = {
+    command: z.string(),
+    is_input: withDefault(z.boolean(), false),
+    timeout: optionalNullable(z.number().check(z.gte(0))),
+    reset: withDefault(z.boolean(), false),
+  };
+  const taskTrackerShape = {
+    command: withDefault(z.enum(['view', 'plan']), 'view'),
+    task_list: withDefault(z.array(TaskItemSchema), []),
+  };
+  const risk = { security_risk: withDefault(SecurityRiskSchema, 'UNKNOWN') };
+  const summary = { summary: optionalNullable(z.string()) };
+
   const variants = {
+    FileEditorActionWithRisk: kinded('FileEditorActionWithRisk', { ...fileEditorShape, ...risk }),
+    FileEditorActionWithRiskWithSummary: kinded('FileEditorActionWithRiskWithSummary', {
+      ...fileEditorShape,
+      ...risk,
+      ...summary,
+    }),
+    FinishActionWithSummary: kinded('FinishActionWithSummary', { message: z.string(), ...summary }),
+    TaskTrackerActionWithRisk: kinded('TaskTrackerActionWithRisk', { ...taskTrackerShape, ...risk }),
+    TaskTrackerActionWithRiskWithSummary: kinded('TaskTrackerActionWithRiskWithSummary', {
+      ...taskTrackerShape,
+      ...risk,
+      ...summary,
+    }),
+    TerminalActionWithRisk: kinded('TerminalActionWithRisk', { ...terminalShape, ...risk }),
+    TerminalActionWithRiskWithSummary: kinded('TerminalActionWithRiskWithSummary', {
+      ...terminalShape,
+      ...risk,
+      ...summary,
+    }),
+    ThinkActionWithSummary: kinded('ThinkActionWithSummary', { thought: z.string(), ...summary }),
     MCPToolAction: kinded('MCPToolAction', { data: withDefault(jsonObject(), {}) }),
+    /** Lets the agent pick an LLM profile by task class; no fields. */
+    ClassifyAndSwitchLLMAction: kinded('ClassifyAndSwitchLLMAction', {}),
     FinishAction: kinded('FinishAction', { message: z.string() }),
+    /** Loads an agent skill by name. */
+    InvokeSkillAction: kinded('InvokeSkillAction', { name: z.string() }),
+    SwitchLLMAction: kinded('SwitchLLMAction', { profile_name: z.string(), reason: z.string() }),
     ThinkAction: kinded('ThinkAction', { thought: z.string() }),
+    /** Asks a vision-capable model about an image of the conversation. */
+    VisionInspectAction: kinded('VisionInspectAction', {
+      image_index: nonNegativeInt(),
+      question: z.string().check(z.minLength(1)),
+      profile_name: optionalNullable(z.string()),
+    }),
+    AskOracleAction: kinded('AskOracleAction', {
+      question: z.string(),
+      context: optionalNullable(z.string()),
+    }),
     BrowserAction: kinded('BrowserAction', {}),
     BrowserClickAction: kinded('BrowserClickAction', {
       index: nonNegativeInt(),
@@ -109,6 +176,17 @@ export function buildActionSchemas(mode: ParseMode) {
     BrowserStopRecordingAction: kinded('BrowserStopRecordingAction', {}),
     BrowserSwitchTabAction: kinded('BrowserSwitchTabAction', { tab_id: tabId() }),
     BrowserTypeAction: kinded('BrowserTypeAction', { index: nonNegativeInt(), text: z.string() }),
+    StartChildConversationAction: kinded('StartChildConversationAction', {
+      task: z.string(),
+      title: optionalNullable(z.string()),
+      isolation: withDefault(z.enum(['worktree', 'shared']), 'worktree'),
+    }),
+    DelegateAction: kinded('DelegateAction', {
+      command: z.enum(['spawn', 'delegate']),
+      ids: optionalNullable(z.array(z.string())),
+      agent_types: optionalNullable(z.array(z.string())),
+      tasks: optionalNullable(z.record(z.string(), z.string())),
+    }),
     FileEditorAction: kinded('FileEditorAction', fileEditorShape),
     EditAction: kinded('EditAction', {
       file_path: z.string(),
@@ -133,16 +211,20 @@ export function buildActionSchemas(mode: ParseMode) {
       include: optionalNullable(z.string()),
     }),
     PlanningFileEditorAction: kinded('PlanningFileEditorAction', fileEditorShape),
-    TaskTrackerAction: kinded('TaskTrackerAction', {
-      command: withDefault(z.enum(['view', 'plan']), 'view'),
-      task_list: withDefault(z.array(TaskItemSchema), []),
+    /** Runs a sub-agent on a task. */
+    TaskAction: kinded('TaskAction', {
+      description: optionalNullable(z.string()),
+      prompt: z.string(),
+      subagent_type: withDefault(z.string(), 'general-purpose'),
+      resume: optionalNullable(z.string()),
     }),
+    TaskTrackerAction: kinded('TaskTrackerAction', taskTrackerShape),
     /** `command` may be `""` to read more output after a soft timeout; `timeout` is in seconds. */
-    TerminalAction: kinded('TerminalAction', {
-      command: z.string(),
-      is_input: withDefault(z.boolean(), false),
-      timeout: optionalNullable(z.number().check(z.gte(0))),
-      reset: withDefault(z.boolean(), false),
+    TerminalAction: kinded('TerminalAction', terminalShape),
+    WorkflowAction: kinded('WorkflowAction', {
+      name: z.string(),
+      script: z.string(),
+      max_concurrency: withDefault(z.int().check(z.gte(1), z.lte(64)), 8),
     }),
   } satisfies { [K in KnownActionKind]: z.ZodMiniObject };
 

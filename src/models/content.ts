@@ -56,12 +56,13 @@ export function buildContentSchemas(mode: ParseMode) {
     status: optionalNullable(z.string()),
   });
 
-  /** All fields required. Newer servers add `responses_item_id` (notes §3.9); kept as an unknown key. */
+  /** `responses_item_id` (newer servers): the Responses API `function_call.id`, echoed verbatim on replay. */
   const MessageToolCall = openObject({
     id: z.string(),
     name: z.string(),
     arguments: z.string(),
     origin: z.enum(['completion', 'responses']),
+    responses_item_id: optionalNullable(z.string()),
   });
 
   const CriticResult = openObject({

@@ -1,5 +1,7 @@
 /**
- * Event (spec 2.1): the 14 variants with their per-variant `source` defaults, built for one parse mode. In lenient
+ * Event: the variants of the newest server (1.58.0) with their per-variant `source` defaults, built for one
+ * parse mode. Fields added since the spec (`parent_id`, `classification`, `extended_content` on observations)
+ * are optional without a default, so the events of older servers parse in strict mode and serialise unchanged. In lenient
  * mode the nested Action, Observation and ToolDefinition unions also accept unknown kinds (`unknown.ts`).
  */
 import * as z from 'zod/mini';
@@ -18,13 +20,16 @@ import {
 } from './schema-kit.js';
 import { buildToolSchemas, TOOL_DEFINITION_KIND_SET } from './tools.js';
 
-/** The 14 event kinds of spec 2.1, in the spec's order. */
+/** The event kinds of the newest server's OpenAPI document (1.58.0), in its order. */
 export const EVENT_KINDS = [
+  'ServerErrorEvent',
+  'ACPToolCallEvent',
   'Condensation',
   'CondensationRequest',
   'CondensationSummaryEvent',
   'ConversationErrorEvent',
   'ConversationStateUpdateEvent',
+  'HookExecutionEvent',
   'LLMCompletionLogEvent',
   'ActionEvent',
   'MessageEvent',
@@ -32,11 +37,38 @@ export const EVENT_KINDS = [
   'ObservationEvent',
   'UserRejectObservation',
   'SystemPromptEvent',
+  'SecurityAnalysisEvent',
+  'StreamingDeltaEvent',
   'TokenEvent',
+  'InterruptEvent',
   'PauseEvent',
 ] as const;
 export type KnownEventKind = (typeof EVENT_KINDS)[number];
 export const EVENT_KIND_SET: ReadonlySet<string> = new Set(EVENT_KINDS);
+
+/** Why an error happened and what a user can do (ErrorClassification, on errors of servers since 1.40). */
+export const FailureKindSchema = z.enum([
+  'auth',
+  'quota',
+  'rate_limit',
+  'config',
+  'transient',
+  'agent_action',
+  'internal',
+  'unknown',
+]);
+export type FailureKind = z.infer<typeof FailureKindSchema>;
+
+export function buildErrorClassificationSchema(mode: ParseMode) {
+  return closedObject(mode, {
+    kind: FailureKindSchema,
+    /** Whether trying again may succeed. */
+    retryable: z.boolean(),
+    /** What the user should do: nothing, retry, or change settings (e.g. an API key). */
+    user_action: withDefault(z.enum(['none', 'retry', 'settings']), 'none'),
+    error_id: optionalNullable(z.string()),
+  });
+}
 
 export function buildEventSchemas(mode: ParseMode) {
   const content = buildContentSchemas(mode);
@@ -60,8 +92,30 @@ export function buildEventSchemas(mode: ParseMode) {
     closedObject(mode, { ...commonEventFields(), ...shape, kind: z.literal(kind) });
 
   const { TextContent, CriticResult } = content;
+  const ErrorClassification = buildErrorClassificationSchema(mode);
 
   const variants = {
+    /**
+     * Sent on a websocket (never stored) when the server could not handle a frame the client sent; the
+     * subscriber reports it on its `error` channel.
+     */
+    ServerErrorEvent: kinded('ServerErrorEvent', {
+      source: EventSourceSchema,
+      code: z.string(),
+      detail: z.string(),
+    }),
+    /** A tool call of an ACP agent (an external agent driven over the Agent Client Protocol). */
+    ACPToolCallEvent: kinded('ACPToolCallEvent', {
+      source: source('agent'),
+      tool_call_id: z.string(),
+      title: z.string(),
+      status: optionalNullable(z.string()),
+      tool_kind: optionalNullable(z.string()),
+      raw_input: optionalNullable(z.unknown()),
+      raw_output: optionalNullable(z.unknown()),
+      content: optionalNullable(z.array(z.unknown())),
+      is_error: withDefault(z.boolean(), false),
+    }),
     Condensation: kinded('Condensation', {
       source: source('environment'),
       /** Ids removed from the view given to the LLM. */
@@ -83,12 +137,39 @@ export function buildEventSchemas(mode: ParseMode) {
       /** Typically an error type. */
       code: z.string(),
       detail: z.string(),
+      classification: optionalNullable(ErrorClassification),
     }),
     /** `key` is `full_state` (whole ConversationState in `value`) or a ConversationState field name. */
     ConversationStateUpdateEvent: kinded('ConversationStateUpdateEvent', {
       source: source('environment'),
       key: z.optional(z.string()),
       value: z.optional(z.unknown()),
+    }),
+    /** One run of a hook command (PreToolUse, PostToolUse, …) and its outcome. */
+    HookExecutionEvent: kinded('HookExecutionEvent', {
+      source: source('hook'),
+      hook_event_type: z.enum([
+        'PreToolUse',
+        'PostToolUse',
+        'UserPromptSubmit',
+        'SessionStart',
+        'SessionEnd',
+        'Stop',
+      ]),
+      hook_command: z.string(),
+      tool_name: optionalNullable(z.string()),
+      success: z.boolean(),
+      /** Whether the hook blocked the action or message. */
+      blocked: withDefault(z.boolean(), false),
+      exit_code: z.int(),
+      stdout: withDefault(z.string(), ''),
+      stderr: withDefault(z.string(), ''),
+      reason: optionalNullable(z.string()),
+      additional_context: optionalNullable(z.string()),
+      error: optionalNullable(z.string()),
+      action_id: optionalNullable(z.string()),
+      message_id: optionalNullable(z.string()),
+      hook_input: optionalNullable(z.record(z.string(), z.unknown())),
     }),
     LLMCompletionLogEvent: kinded('LLMCompletionLogEvent', {
       source: source('environment'),
@@ -135,6 +216,7 @@ export function buildEventSchemas(mode: ParseMode) {
       tool_name: z.string(),
       tool_call_id: z.string(),
       error: z.string(),
+      classification: optionalNullable(ErrorClassification),
     }),
     ObservationEvent: kinded('ObservationEvent', {
       source: source('environment'),
@@ -142,6 +224,8 @@ export function buildEventSchemas(mode: ParseMode) {
       tool_call_id: z.string(),
       observation: Observation,
       action_id: z.string(),
+      /** Extra text given to the LLM with the observation (newer servers; absent on older ones). */
+      extended_content: z.optional(z.array(TextContent)),
     }),
     UserRejectObservation: kinded('UserRejectObservation', {
       source: source('environment'),
@@ -159,12 +243,31 @@ export function buildEventSchemas(mode: ParseMode) {
       /** Per-conversation context, sent as a second content block of the system message. */
       dynamic_context: optionalNullable(TextContent),
     }),
+    /** A security analyzer's risk verdict per action id. */
+    SecurityAnalysisEvent: kinded('SecurityAnalysisEvent', {
+      source: source('environment'),
+      analyzer: z.string(),
+      policy: z.string(),
+      risks: z.record(z.string(), SecurityRiskSchema),
+      details: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
+    }),
+    /**
+     * A chunk of streamed LLM output, sent on the legacy socket only (never stored) when the LLM has `stream`
+     * on. The subscriber reports it on its delta channel, not as an event.
+     */
+    StreamingDeltaEvent: kinded('StreamingDeltaEvent', {
+      source: source('agent'),
+      content: optionalNullable(z.string()),
+      reasoning_content: optionalNullable(z.string()),
+    }),
     TokenEvent: kinded('TokenEvent', {
       source: EventSourceSchema,
       prompt_token_ids: z.array(z.int()),
       response_token_ids: z.array(z.int()),
     }),
     /** Agent execution paused by user request. */
+    /** Agent execution interrupted by user request (the current LLM call is cancelled). */
+    InterruptEvent: kinded('InterruptEvent', { source: source('user') }),
     PauseEvent: kinded('PauseEvent', { source: source('user') }),
   } satisfies { [K in KnownEventKind]: z.ZodMiniObject };
 
@@ -176,7 +279,18 @@ export function buildEventSchemas(mode: ParseMode) {
     ],
   );
 
-  return { content, actions, observations, tools, variants, Event, Action, Observation, ToolDefinition };
+  return {
+    content,
+    actions,
+    observations,
+    tools,
+    variants,
+    Event,
+    Action,
+    Observation,
+    ToolDefinition,
+    ErrorClassification,
+  };
 }
 
 export type EventSchemas = ReturnType<typeof buildEventSchemas>;

@@ -32,8 +32,9 @@ export {
   type TerminalExecutionStatus,
   TokenUsageSchema,
 } from './conversation-state.js';
-export { EVENT_KINDS, type KnownEventKind } from './events.js';
+export { EVENT_KINDS, type FailureKind, FailureKindSchema, type KnownEventKind } from './events.js';
 export {
+  isACPToolCallEvent,
   isActionEvent,
   isActionKind,
   isAgentErrorEvent,
@@ -43,6 +44,8 @@ export {
   isConversationErrorEvent,
   isConversationStateUpdateEvent,
   isEventKind,
+  isHookExecutionEvent,
+  isInterruptEvent,
   isKnownAction,
   isKnownEvent,
   isKnownObservation,
@@ -52,6 +55,9 @@ export {
   isObservationEvent,
   isObservationKind,
   isPauseEvent,
+  isSecurityAnalysisEvent,
+  isServerErrorEvent,
+  isStreamingDeltaEvent,
   isSystemPromptEvent,
   isTokenEvent,
   isUnknownAction,
@@ -87,6 +93,7 @@ export {
   isResultOf,
   pairActions,
 } from './pairing.js';
+export { type EventLookup, type HasParent, parentChain, parentOf } from './parents.js';
 export {
   enableCompiledParsers,
   type ParseOptions,

@@ -11,13 +11,16 @@ import type { KnownToolDefinitionKind } from './tools.js';
 
 const EVENT = 'openhands.sdk.event';
 
-/** The 14 known event kinds and the module path the events `kind` filter needs. */
+/** The known event kinds (those of the newest server's document) and the module path the events `kind` filter needs. */
 export const EVENT_KIND_MODULE_PATHS = {
+  ServerErrorEvent: 'openhands.agent_server.models.ServerErrorEvent',
+  ACPToolCallEvent: `${EVENT}.acp_tool_call.ACPToolCallEvent`,
   Condensation: `${EVENT}.condenser.Condensation`,
   CondensationRequest: `${EVENT}.condenser.CondensationRequest`,
   CondensationSummaryEvent: `${EVENT}.condenser.CondensationSummaryEvent`,
   ConversationErrorEvent: `${EVENT}.conversation_error.ConversationErrorEvent`,
   ConversationStateUpdateEvent: `${EVENT}.conversation_state.ConversationStateUpdateEvent`,
+  HookExecutionEvent: `${EVENT}.hook_execution.HookExecutionEvent`,
   LLMCompletionLogEvent: `${EVENT}.llm_completion_log.LLMCompletionLogEvent`,
   ActionEvent: `${EVENT}.llm_convertible.action.ActionEvent`,
   MessageEvent: `${EVENT}.llm_convertible.message.MessageEvent`,
@@ -25,30 +28,47 @@ export const EVENT_KIND_MODULE_PATHS = {
   ObservationEvent: `${EVENT}.llm_convertible.observation.ObservationEvent`,
   UserRejectObservation: `${EVENT}.llm_convertible.observation.UserRejectObservation`,
   SystemPromptEvent: `${EVENT}.llm_convertible.system.SystemPromptEvent`,
+  SecurityAnalysisEvent: `${EVENT}.security.SecurityAnalysisEvent`,
+  StreamingDeltaEvent: `${EVENT}.streaming_delta.StreamingDeltaEvent`,
   TokenEvent: `${EVENT}.token.TokenEvent`,
+  InterruptEvent: `${EVENT}.user_action.InterruptEvent`,
   PauseEvent: `${EVENT}.user_action.PauseEvent`,
 } as const satisfies Record<KnownEventKind, string>;
 
 /**
- * Event kinds of newer servers (notes §3.1, §3.9): not modelled, but their module paths are known, so a filter
- * by them works. ServerErrorEvent is sent on the websocket only and never stored, so no search finds it.
+ * @deprecated Every kind listed here is now modelled and in EVENT_KIND_MODULE_PATHS. ServerErrorEvent and
+ * StreamingDeltaEvent are sent on the websocket only and never stored, so no search finds them.
  */
 export const NEWER_EVENT_KIND_MODULE_PATHS = {
-  ACPToolCallEvent: `${EVENT}.acp_tool_call.ACPToolCallEvent`,
-  HookExecutionEvent: `${EVENT}.hook_execution.HookExecutionEvent`,
-  StreamingDeltaEvent: `${EVENT}.streaming_delta.StreamingDeltaEvent`,
-  InterruptEvent: `${EVENT}.user_action.InterruptEvent`,
-  ServerErrorEvent: 'openhands.agent_server.models.ServerErrorEvent',
+  ACPToolCallEvent: EVENT_KIND_MODULE_PATHS.ACPToolCallEvent,
+  HookExecutionEvent: EVENT_KIND_MODULE_PATHS.HookExecutionEvent,
+  StreamingDeltaEvent: EVENT_KIND_MODULE_PATHS.StreamingDeltaEvent,
+  InterruptEvent: EVENT_KIND_MODULE_PATHS.InterruptEvent,
+  ServerErrorEvent: EVENT_KIND_MODULE_PATHS.ServerErrorEvent,
 } as const;
 
 const BROWSER = 'openhands.tools.browser_use.definition';
+const BUILTINS = 'openhands.sdk.tool.builtins';
 const browser = <const N extends string>(name: N) => `${BROWSER}.${name}` as const;
 
-/** Action kinds and their module paths. */
+/** Action kinds and their module paths (the server's derived `…WithRisk` classes live in `abc`). */
 export const ACTION_KIND_MODULE_PATHS = {
+  FileEditorActionWithRisk: 'abc.FileEditorActionWithRisk',
+  FileEditorActionWithRiskWithSummary: 'abc.FileEditorActionWithRiskWithSummary',
+  FinishActionWithSummary: 'abc.FinishActionWithSummary',
+  TaskTrackerActionWithRisk: 'abc.TaskTrackerActionWithRisk',
+  TaskTrackerActionWithRiskWithSummary: 'abc.TaskTrackerActionWithRiskWithSummary',
+  TerminalActionWithRisk: 'abc.TerminalActionWithRisk',
+  TerminalActionWithRiskWithSummary: 'abc.TerminalActionWithRiskWithSummary',
+  ThinkActionWithSummary: 'abc.ThinkActionWithSummary',
   MCPToolAction: 'openhands.sdk.mcp.definition.MCPToolAction',
-  FinishAction: 'openhands.sdk.tool.builtins.finish.FinishAction',
-  ThinkAction: 'openhands.sdk.tool.builtins.think.ThinkAction',
+  ClassifyAndSwitchLLMAction: `${BUILTINS}.classify_and_switch_llm.ClassifyAndSwitchLLMAction`,
+  FinishAction: `${BUILTINS}.finish.FinishAction`,
+  InvokeSkillAction: `${BUILTINS}.invoke_skill.InvokeSkillAction`,
+  SwitchLLMAction: `${BUILTINS}.switch_llm.SwitchLLMAction`,
+  ThinkAction: `${BUILTINS}.think.ThinkAction`,
+  VisionInspectAction: `${BUILTINS}.vision_inspect.VisionInspectAction`,
+  AskOracleAction: 'openhands.tools.ask_oracle.definition.AskOracleAction',
   BrowserAction: browser('BrowserAction'),
   BrowserClickAction: browser('BrowserClickAction'),
   BrowserCloseTabAction: browser('BrowserCloseTabAction'),
@@ -64,6 +84,8 @@ export const ACTION_KIND_MODULE_PATHS = {
   BrowserStopRecordingAction: browser('BrowserStopRecordingAction'),
   BrowserSwitchTabAction: browser('BrowserSwitchTabAction'),
   BrowserTypeAction: browser('BrowserTypeAction'),
+  StartChildConversationAction: 'openhands.tools.child_conversation.definition.StartChildConversationAction',
+  DelegateAction: 'openhands.tools.delegate.definition.DelegateAction',
   FileEditorAction: 'openhands.tools.file_editor.definition.FileEditorAction',
   EditAction: 'openhands.tools.gemini.edit.definition.EditAction',
   ListDirectoryAction: 'openhands.tools.gemini.list_directory.definition.ListDirectoryAction',
@@ -72,16 +94,27 @@ export const ACTION_KIND_MODULE_PATHS = {
   GlobAction: 'openhands.tools.glob.definition.GlobAction',
   GrepAction: 'openhands.tools.grep.definition.GrepAction',
   PlanningFileEditorAction: 'openhands.tools.planning_file_editor.definition.PlanningFileEditorAction',
+  TaskAction: 'openhands.tools.task.definition.TaskAction',
   TaskTrackerAction: 'openhands.tools.task_tracker.definition.TaskTrackerAction',
   TerminalAction: 'openhands.tools.terminal.definition.TerminalAction',
+  WorkflowAction: 'openhands.tools.workflow.definition.WorkflowAction',
 } as const satisfies Record<KnownActionKind, string>;
 
 /** Observation kinds and their module paths. */
 export const OBSERVATION_KIND_MODULE_PATHS = {
   MCPToolObservation: 'openhands.sdk.mcp.definition.MCPToolObservation',
-  FinishObservation: 'openhands.sdk.tool.builtins.finish.FinishObservation',
-  ThinkObservation: 'openhands.sdk.tool.builtins.think.ThinkObservation',
+  ClassifyAndSwitchLLMObservation: `${BUILTINS}.classify_and_switch_llm.ClassifyAndSwitchLLMObservation`,
+  FinishObservation: `${BUILTINS}.finish.FinishObservation`,
+  InvokeSkillObservation: `${BUILTINS}.invoke_skill.InvokeSkillObservation`,
+  SwitchLLMObservation: `${BUILTINS}.switch_llm.SwitchLLMObservation`,
+  ThinkObservation: `${BUILTINS}.think.ThinkObservation`,
+  VisionInspectObservation: `${BUILTINS}.vision_inspect.VisionInspectObservation`,
+  ClientToolObservation: 'openhands.sdk.tool.client_tool.ClientToolObservation',
+  AskOracleObservation: 'openhands.tools.ask_oracle.definition.AskOracleObservation',
   BrowserObservation: browser('BrowserObservation'),
+  StartChildConversationObservation:
+    'openhands.tools.child_conversation.definition.StartChildConversationObservation',
+  DelegateObservation: 'openhands.tools.delegate.definition.DelegateObservation',
   FileEditorObservation: 'openhands.tools.file_editor.definition.FileEditorObservation',
   EditObservation: 'openhands.tools.gemini.edit.definition.EditObservation',
   ListDirectoryObservation: 'openhands.tools.gemini.list_directory.definition.ListDirectoryObservation',
@@ -91,15 +124,23 @@ export const OBSERVATION_KIND_MODULE_PATHS = {
   GrepObservation: 'openhands.tools.grep.definition.GrepObservation',
   PlanningFileEditorObservation:
     'openhands.tools.planning_file_editor.definition.PlanningFileEditorObservation',
+  TaskObservation: 'openhands.tools.task.definition.TaskObservation',
   TaskTrackerObservation: 'openhands.tools.task_tracker.definition.TaskTrackerObservation',
   TerminalObservation: 'openhands.tools.terminal.definition.TerminalObservation',
+  WorkflowObservation: 'openhands.tools.workflow.definition.WorkflowObservation',
 } as const satisfies Record<KnownObservationKind, string>;
 
 /** Tool definition kinds and their module paths. */
 export const TOOL_DEFINITION_KIND_MODULE_PATHS = {
   MCPToolDefinition: 'openhands.sdk.mcp.tool.MCPToolDefinition',
-  FinishTool: 'openhands.sdk.tool.builtins.finish.FinishTool',
-  ThinkTool: 'openhands.sdk.tool.builtins.think.ThinkTool',
+  ClassifyAndSwitchLLMTool: `${BUILTINS}.classify_and_switch_llm.ClassifyAndSwitchLLMTool`,
+  FinishTool: `${BUILTINS}.finish.FinishTool`,
+  InvokeSkillTool: `${BUILTINS}.invoke_skill.InvokeSkillTool`,
+  SwitchLLMTool: `${BUILTINS}.switch_llm.SwitchLLMTool`,
+  ThinkTool: `${BUILTINS}.think.ThinkTool`,
+  VisionInspectTool: `${BUILTINS}.vision_inspect.VisionInspectTool`,
+  ClientTool: 'openhands.sdk.tool.client_tool.ClientTool',
+  AskOracleTool: 'openhands.tools.ask_oracle.definition.AskOracleTool',
   BrowserClickTool: browser('BrowserClickTool'),
   BrowserCloseTabTool: browser('BrowserCloseTabTool'),
   BrowserGetContentTool: browser('BrowserGetContentTool'),
@@ -115,6 +156,7 @@ export const TOOL_DEFINITION_KIND_MODULE_PATHS = {
   BrowserSwitchTabTool: browser('BrowserSwitchTabTool'),
   BrowserToolSet: browser('BrowserToolSet'),
   BrowserTypeTool: browser('BrowserTypeTool'),
+  StartChildConversationTool: 'openhands.tools.child_conversation.definition.StartChildConversationTool',
   FileEditorTool: 'openhands.tools.file_editor.definition.FileEditorTool',
   EditTool: 'openhands.tools.gemini.edit.definition.EditTool',
   ListDirectoryTool: 'openhands.tools.gemini.list_directory.definition.ListDirectoryTool',
@@ -123,11 +165,15 @@ export const TOOL_DEFINITION_KIND_MODULE_PATHS = {
   GlobTool: 'openhands.tools.glob.definition.GlobTool',
   GrepTool: 'openhands.tools.grep.definition.GrepTool',
   PlanningFileEditorTool: 'openhands.tools.planning_file_editor.definition.PlanningFileEditorTool',
+  TaskTool: 'openhands.tools.task.definition.TaskTool',
+  TaskToolSet: 'openhands.tools.task.definition.TaskToolSet',
   TaskTrackerTool: 'openhands.tools.task_tracker.definition.TaskTrackerTool',
   TerminalTool: 'openhands.tools.terminal.definition.TerminalTool',
+  WorkflowTool: 'openhands.tools.workflow.definition.WorkflowTool',
+  WorkflowToolSet: 'openhands.tools.workflow.definition.WorkflowToolSet',
 } as const satisfies Record<KnownToolDefinitionKind, string>;
 
-/** An event kind the module-path table knows: the 14 modelled kinds and the newer servers' kinds. */
+/** An event kind the module-path table knows. */
 export type EventKindWithModulePath = KnownEventKind | keyof typeof NEWER_EVENT_KIND_MODULE_PATHS;
 
 const ALL_EVENT_PATHS: Readonly<Record<string, string>> = {

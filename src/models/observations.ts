@@ -1,5 +1,5 @@
 /**
- * Observation (spec 2.3 lists the kinds; fields from the OpenAPI document and notes §3.6). Every observation has
+ * Observation (kinds and fields from the OpenAPI document of the newest server, 1.58.0). Every observation has
  * `content` (text and image items, default `[]`) and `is_error` (default false); the human-readable result is in
  * `content[].text`.
  */
@@ -17,9 +17,17 @@ import {
 
 export const OBSERVATION_KINDS = [
   'MCPToolObservation',
+  'ClassifyAndSwitchLLMObservation',
   'FinishObservation',
+  'InvokeSkillObservation',
+  'SwitchLLMObservation',
   'ThinkObservation',
+  'VisionInspectObservation',
+  'ClientToolObservation',
+  'AskOracleObservation',
   'BrowserObservation',
+  'StartChildConversationObservation',
+  'DelegateObservation',
   'FileEditorObservation',
   'EditObservation',
   'ListDirectoryObservation',
@@ -28,8 +36,10 @@ export const OBSERVATION_KINDS = [
   'GlobObservation',
   'GrepObservation',
   'PlanningFileEditorObservation',
+  'TaskObservation',
   'TaskTrackerObservation',
   'TerminalObservation',
+  'WorkflowObservation',
 ] as const;
 export type KnownObservationKind = (typeof OBSERVATION_KINDS)[number];
 export const OBSERVATION_KIND_SET: ReadonlySet<string> = new Set(OBSERVATION_KINDS);
@@ -76,13 +86,45 @@ export function buildObservationSchemas(mode: ParseMode, content: ContentSchemas
 
   const variants = {
     MCPToolObservation: kinded('MCPToolObservation', { tool_name: z.string() }),
+    ClassifyAndSwitchLLMObservation: kinded('ClassifyAndSwitchLLMObservation', {
+      chosen_class: optionalNullable(z.string()),
+      model: optionalNullable(z.string()),
+      active_model: optionalNullable(z.string()),
+    }),
     FinishObservation: kinded('FinishObservation', {}),
+    InvokeSkillObservation: kinded('InvokeSkillObservation', { skill_name: z.string() }),
+    SwitchLLMObservation: kinded('SwitchLLMObservation', {
+      profile_name: z.string(),
+      reason: optionalNullable(z.string()),
+      active_model: optionalNullable(z.string()),
+    }),
     ThinkObservation: kinded('ThinkObservation', {}),
+    VisionInspectObservation: kinded('VisionInspectObservation', {
+      image_index: z.int(),
+      question: z.string(),
+      profile_name: optionalNullable(z.string()),
+      model: optionalNullable(z.string()),
+      base_url: optionalNullable(z.string()),
+      answer: optionalNullable(z.string()),
+    }),
+    /** The result a client tool's caller posted back. */
+    ClientToolObservation: kinded('ClientToolObservation', {}),
+    AskOracleObservation: kinded('AskOracleObservation', {}),
     BrowserObservation: kinded('BrowserObservation', {
       /** Base64 screenshot. */
       screenshot_data: optionalNullable(z.string()),
       full_output_save_dir: optionalNullable(z.string()),
     }),
+    StartChildConversationObservation: kinded('StartChildConversationObservation', {
+      conversation_id: optionalNullable(z.string()),
+      parent_conversation_id: optionalNullable(z.string()),
+      status: optionalNullable(z.string()),
+      title: optionalNullable(z.string()),
+      url: optionalNullable(z.string()),
+      workspace: optionalNullable(z.string()),
+      isolation: optionalNullable(z.enum(['worktree', 'shared'])),
+    }),
+    DelegateObservation: kinded('DelegateObservation', { command: z.enum(['spawn', 'delegate']) }),
     FileEditorObservation: kinded('FileEditorObservation', fileEditorShape),
     EditObservation: kinded('EditObservation', {
       file_path: optionalNullable(z.string()),
@@ -125,6 +167,11 @@ export function buildObservationSchemas(mode: ParseMode, content: ContentSchemas
       truncated: withDefault(z.boolean(), false),
     }),
     PlanningFileEditorObservation: kinded('PlanningFileEditorObservation', fileEditorShape),
+    TaskObservation: kinded('TaskObservation', {
+      task_id: z.string(),
+      subagent: z.string(),
+      status: z.string(),
+    }),
     TaskTrackerObservation: kinded('TaskTrackerObservation', {
       command: z.enum(['view', 'plan']),
       task_list: withDefault(z.array(TaskItemSchema), []),
@@ -136,6 +183,10 @@ export function buildObservationSchemas(mode: ParseMode, content: ContentSchemas
       timeout: withDefault(z.boolean(), false),
       metadata: z.optional(CmdOutputMetadataSchema),
       full_output_save_dir: optionalNullable(z.string()),
+    }),
+    WorkflowObservation: kinded('WorkflowObservation', {
+      name: z.string(),
+      status: z.enum(['completed', 'error']),
     }),
   } satisfies { [K in KnownObservationKind]: z.ZodMiniObject };
 

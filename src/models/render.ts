@@ -73,6 +73,22 @@ function renderKnown(event: KnownEvent, cut: Cut): string {
       return `${event.prompt_token_ids.length} prompt token(s), ${event.response_token_ids.length} response token(s)`;
     case 'PauseEvent':
       return 'paused';
+    case 'InterruptEvent':
+      return 'interrupted';
+    case 'ServerErrorEvent':
+      return `server error ${event.code}: ${cut(event.detail)}`;
+    case 'ACPToolCallEvent':
+      return `${event.title}${event.status ? ` (${event.status})` : ''}${event.is_error ? ' failed' : ''}`;
+    case 'HookExecutionEvent': {
+      const outcome = event.blocked ? 'blocked' : event.success ? 'ok' : `failed (exit ${event.exit_code})`;
+      return `${event.hook_event_type} hook ${cut(event.hook_command)}: ${outcome}`;
+    }
+    case 'SecurityAnalysisEvent':
+      return `${event.analyzer}: ${Object.entries(event.risks)
+        .map(([id, risk]) => `${id}=${risk}`)
+        .join(', ')}`;
+    case 'StreamingDeltaEvent':
+      return cut(`${event.reasoning_content ?? ''}${event.content ?? ''}`);
   }
 }
 

@@ -60,8 +60,8 @@ export const intAtLeast = (min: number): z.ZodMiniInt => z.int().check(z.gte(min
 export const jsonObject = (): z.ZodMiniRecord<z.ZodMiniString, z.ZodMiniUnknown> =>
   z.record(z.string(), z.unknown());
 
-/** Event `source` (spec 2.1). Newer servers add `hook`; lenient parsing turns such events into unknown values. */
-export const EventSourceSchema = z.enum(['agent', 'user', 'environment']);
+/** Event `source`; `hook` marks events a hook produced (HookExecutionEvent) on newer servers. */
+export const EventSourceSchema = z.enum(['agent', 'user', 'environment', 'hook']);
 export type EventSource = z.infer<typeof EventSourceSchema>;
 
 /** A default that is produced by a function (pydantic `default_factory`); marked so JSON Schema output omits it. */
@@ -101,5 +101,10 @@ export function commonEventFields() {
   return {
     id: generatedDefault(randomUuid),
     timestamp: generatedDefault(naiveLocalNow),
+    /**
+     * The event this one follows from (an observation's action, a state update's cause…); `null` or absent for a
+     * root event and on servers that do not send it (before 1.31, and 1.31.2 to 1.36). See `parentChain`.
+     */
+    parent_id: optionalNullable(z.string()),
   };
 }

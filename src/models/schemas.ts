@@ -25,6 +25,7 @@ export const RedactedThinkingBlockSchema = s.content.RedactedThinkingBlock;
 export const ReasoningItemModelSchema = s.content.ReasoningItemModel;
 export const MessageToolCallSchema = s.content.MessageToolCall;
 export const CriticResultSchema = s.content.CriticResult;
+export const ErrorClassificationSchema = s.ErrorClassification;
 export const MessageSchema = s.content.Message;
 export const ValidationErrorSchema = s.content.ValidationError;
 export const HTTPValidationErrorSchema = s.content.HTTPValidationError;
@@ -43,6 +44,8 @@ export type RedactedThinkingBlock = z.output<typeof s.content.RedactedThinkingBl
 export type ReasoningItemModel = z.output<typeof s.content.ReasoningItemModel>;
 export type MessageToolCall = z.output<typeof s.content.MessageToolCall>;
 export type CriticResult = z.output<typeof s.content.CriticResult>;
+/** Why an error happened (`kind`), whether retrying may help (`retryable`) and what the user should do. */
+export type ErrorClassification = z.output<typeof s.ErrorClassification>;
 export type Message = z.output<typeof s.content.Message>;
 export type ValidationError = z.output<typeof s.content.ValidationError>;
 export type HTTPValidationError = z.output<typeof s.content.HTTPValidationError>;
@@ -79,6 +82,12 @@ type Variants = typeof s.variants;
 type Out<K extends KnownEventKind> = z.output<Variants[K]>;
 type Override<T, U> = Omit<T, keyof U> & U;
 
+export type ServerErrorEvent = Out<'ServerErrorEvent'>;
+export type ACPToolCallEvent = Out<'ACPToolCallEvent'>;
+export type HookExecutionEvent = Out<'HookExecutionEvent'>;
+export type SecurityAnalysisEvent = Out<'SecurityAnalysisEvent'>;
+export type StreamingDeltaEvent = Out<'StreamingDeltaEvent'>;
+export type InterruptEvent = Out<'InterruptEvent'>;
 export type Condensation = Out<'Condensation'>;
 export type CondensationRequest = Out<'CondensationRequest'>;
 export type CondensationSummaryEvent = Out<'CondensationSummaryEvent'>;
@@ -108,6 +117,12 @@ export type PauseEvent = Out<'PauseEvent'>;
 
 /** Every known event, by kind. */
 export interface KnownEventMap {
+  ServerErrorEvent: ServerErrorEvent;
+  ACPToolCallEvent: ACPToolCallEvent;
+  HookExecutionEvent: HookExecutionEvent;
+  SecurityAnalysisEvent: SecurityAnalysisEvent;
+  StreamingDeltaEvent: StreamingDeltaEvent;
+  InterruptEvent: InterruptEvent;
   Condensation: Condensation;
   CondensationRequest: CondensationRequest;
   CondensationSummaryEvent: CondensationSummaryEvent;
@@ -123,7 +138,7 @@ export interface KnownEventMap {
   TokenEvent: TokenEvent;
   PauseEvent: PauseEvent;
 }
-/** One of the 14 known events; `switch (event.kind)` narrows exhaustively. */
+/** One of the known events; `switch (event.kind)` narrows exhaustively. */
 export type KnownEvent = KnownEventMap[KnownEventKind];
 /** What `parseEvent` returns: a known event, or (lenient mode only) an UnknownEvent. */
 export type Event = KnownEvent | UnknownEvent;

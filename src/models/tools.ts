@@ -7,8 +7,14 @@ import { jsonObject, openObject, optionalNullable, withDefault } from './schema-
 
 export const TOOL_DEFINITION_KINDS = [
   'MCPToolDefinition',
+  'ClassifyAndSwitchLLMTool',
   'FinishTool',
+  'InvokeSkillTool',
+  'SwitchLLMTool',
   'ThinkTool',
+  'VisionInspectTool',
+  'ClientTool',
+  'AskOracleTool',
   'BrowserClickTool',
   'BrowserCloseTabTool',
   'BrowserGetContentTool',
@@ -24,6 +30,7 @@ export const TOOL_DEFINITION_KINDS = [
   'BrowserSwitchTabTool',
   'BrowserToolSet',
   'BrowserTypeTool',
+  'StartChildConversationTool',
   'FileEditorTool',
   'EditTool',
   'ListDirectoryTool',
@@ -32,8 +39,12 @@ export const TOOL_DEFINITION_KINDS = [
   'GlobTool',
   'GrepTool',
   'PlanningFileEditorTool',
+  'TaskTool',
+  'TaskToolSet',
   'TaskTrackerTool',
   'TerminalTool',
+  'WorkflowTool',
+  'WorkflowToolSet',
 ] as const;
 export type KnownToolDefinitionKind = (typeof TOOL_DEFINITION_KINDS)[number];
 export const TOOL_DEFINITION_KIND_SET: ReadonlySet<string> = new Set(TOOL_DEFINITION_KINDS);
@@ -73,6 +84,10 @@ export const MCPToolSchema = openObject({
   icons: optionalNullable(z.array(MCPIconSchema)),
   annotations: optionalNullable(MCPToolAnnotationsSchema),
   _meta: optionalNullable(jsonObject()),
+  /** Execution properties (`taskSupport`), newer MCP. */
+  execution: optionalNullable(
+    openObject({ taskSupport: optionalNullable(z.enum(['forbidden', 'optional', 'required'])) }),
+  ),
 });
 export type MCPTool = z.output<typeof MCPToolSchema>;
 
@@ -93,8 +108,15 @@ export function buildToolSchemas() {
 
   const variants = {
     MCPToolDefinition: kinded('MCPToolDefinition', { mcp_tool: MCPToolSchema }),
+    ClassifyAndSwitchLLMTool: plain('ClassifyAndSwitchLLMTool'),
     FinishTool: plain('FinishTool'),
+    InvokeSkillTool: plain('InvokeSkillTool'),
+    SwitchLLMTool: plain('SwitchLLMTool'),
     ThinkTool: plain('ThinkTool'),
+    VisionInspectTool: plain('VisionInspectTool'),
+    /** A tool the client executes (`ClientAction_<name>` actions); `input_schema` is its JSON Schema. */
+    ClientTool: kinded('ClientTool', { client_tool_name: z.string(), input_schema: jsonObject() }),
+    AskOracleTool: plain('AskOracleTool'),
     BrowserClickTool: plain('BrowserClickTool'),
     BrowserCloseTabTool: plain('BrowserCloseTabTool'),
     BrowserGetContentTool: plain('BrowserGetContentTool'),
@@ -110,6 +132,7 @@ export function buildToolSchemas() {
     BrowserSwitchTabTool: plain('BrowserSwitchTabTool'),
     BrowserToolSet: plain('BrowserToolSet'),
     BrowserTypeTool: plain('BrowserTypeTool'),
+    StartChildConversationTool: plain('StartChildConversationTool'),
     FileEditorTool: plain('FileEditorTool'),
     EditTool: plain('EditTool'),
     ListDirectoryTool: plain('ListDirectoryTool'),
@@ -118,8 +141,12 @@ export function buildToolSchemas() {
     GlobTool: plain('GlobTool'),
     GrepTool: plain('GrepTool'),
     PlanningFileEditorTool: plain('PlanningFileEditorTool'),
+    TaskTool: plain('TaskTool'),
+    TaskToolSet: plain('TaskToolSet'),
     TaskTrackerTool: plain('TaskTrackerTool'),
     TerminalTool: plain('TerminalTool'),
+    WorkflowTool: plain('WorkflowTool'),
+    WorkflowToolSet: plain('WorkflowToolSet'),
   } satisfies { [K in KnownToolDefinitionKind]: z.ZodMiniObject };
 
   const ToolDefinition = z.discriminatedUnion(

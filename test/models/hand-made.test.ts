@@ -227,7 +227,7 @@ describe('constraints on events', () => {
   });
 
   it('enums: source, security_risk, rejection_source, tool call origin, message role', () => {
-    expectRejected({ ...common, kind: 'PauseEvent', source: 'hook' }, ['source']);
+    expectRejected({ ...common, kind: 'PauseEvent', source: 'robot' }, ['source']);
     expectRejected(
       {
         ...common,
@@ -243,14 +243,14 @@ describe('constraints on events', () => {
   });
 
   it('strict rejects unknown properties on every event; lenient keeps them', () => {
-    const value = { ...common, kind: 'PauseEvent', parent_id: 'p-1' };
+    const value = { ...common, kind: 'PauseEvent', parent_of: 'p-1' };
     const strict = safeParseEvent(value, { mode: 'strict' });
     expect(strict.success).toBe(false);
     if (!strict.success)
       expect(strict.error.issues[0]).toMatchObject({ path: [], code: 'unrecognized_keys' });
-    const loose = parseEvent(value, { mode: 'lenient' }) as Event & { parent_id?: string };
+    const loose = parseEvent(value, { mode: 'lenient' }) as Event & { parent_of?: string };
     expect(isKnownEvent(loose)).toBe(true);
-    expect(loose.parent_id).toBe('p-1');
+    expect(loose.parent_of).toBe('p-1');
   });
 });
 

@@ -31,7 +31,7 @@ const actionEvent = fixture('ActionEvent.TerminalAction.json');
 const observationEvent = fixture('ObservationEvent.TerminalObservation.json');
 const systemPrompt = fixture('SystemPromptEvent.json');
 
-describe('newer event kinds', () => {
+describe('event kinds of newer servers', () => {
   const hook = {
     id: 'h1',
     timestamp: '2026-06-16T05:39:48.701247',
@@ -47,12 +47,21 @@ describe('newer event kinds', () => {
     kind: 'HookExecutionEvent',
   };
 
+  it('HookExecutionEvent (source "hook") is a known event in both modes and serialises unchanged', () => {
+    for (const mode of ['lenient', 'strict'] as const) {
+      const event = parseEvent(hook, { mode });
+      expect(isKnownEvent(event)).toBe(true);
+      expect(JSON.parse(JSON.stringify(event))).toEqual(hook);
+    }
+  });
+
   it('an unknown kind becomes an UnknownEvent keeping its kind and every field untouched', () => {
-    const event = parseEvent(hook);
+    const future = { ...hook, kind: 'FutureEvent' };
+    const event = parseEvent(future);
     expect(isUnknownEvent(event)).toBe(true);
     expect(isKnownEvent(event)).toBe(false);
-    expect(event).toEqual(hook);
-    expect(JSON.parse(JSON.stringify(event))).toEqual(hook);
+    expect(event).toEqual(future);
+    expect(JSON.parse(JSON.stringify(event))).toEqual(future);
     expect(getUnknownInfo(event)).toEqual({ reason: 'unknown-kind', issues: [] });
   });
 
@@ -60,25 +69,27 @@ describe('newer event kinds', () => {
     const event = parseEvent(
       JSON.stringify({ kind: 'StreamingDeltaEvent', source: 'agent', content: 'tok' }),
     );
-    expect(event).toEqual({ kind: 'StreamingDeltaEvent', source: 'agent', content: 'tok' });
+    expect(event).toMatchObject({ kind: 'StreamingDeltaEvent', source: 'agent', content: 'tok' });
+    expect(isKnownEvent(event)).toBe(true);
     const input = { kind: 'InterruptEvent' };
     expect(parseEvent(input)).not.toBe(input);
   });
 
   it('strict mode rejects unknown kinds with a ResponseValidationError naming `kind`', () => {
-    const result = safeParseEvent(hook, { mode: 'strict' });
+    const future = { ...hook, kind: 'FutureEvent' };
+    const result = safeParseEvent(future, { mode: 'strict' });
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(isResponseValidationError(result.error)).toBe(true);
       expect(result.error.issues[0]?.path).toEqual(['kind']);
     }
-    expect(() => parseEvent(hook, { mode: 'strict' })).toThrow(/kind/);
+    expect(() => parseEvent(future, { mode: 'strict' })).toThrow(/kind/);
   });
 });
 
 describe('newer fields', () => {
   it('keeps parent_id, classification and ObservationEvent extended_content untouched', () => {
-    const classification = { kind: 'rate_limit', retryable: true, user_action: null, error_id: 'e1' };
+    const classification = { kind: 'rate_limit', retryable: true, user_action: 'retry', error_id: 'e1' };
     const agentError = {
       id: 'a',
       timestamp: 't',

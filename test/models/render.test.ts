@@ -39,9 +39,9 @@ describe('renderEvent', () => {
   });
 
   it('renders unknown and invalid events with their fields', () => {
-    expect(
-      renderEvent(parseEvent({ kind: 'HookExecutionEvent', source: 'hook', hook_command: 'x.sh' })),
-    ).toBe('hook HookExecutionEvent: (unknown kind) {"hook_command":"x.sh"}');
+    expect(renderEvent(parseEvent({ kind: 'FutureEvent', source: 'hook', hook_command: 'x.sh' }))).toBe(
+      'hook FutureEvent: (unknown kind) {"hook_command":"x.sh"}',
+    );
     expect(renderEvent(parseEvent({ kind: 'PauseEvent', source: 'robot' }))).toContain('(invalid)');
   });
 

@@ -49,6 +49,18 @@ function summarise(event: Event): string {
       return String(event.prompt_token_ids.length);
     case 'PauseEvent':
       return 'pause';
+    case 'InterruptEvent':
+      return 'interrupt';
+    case 'ServerErrorEvent':
+      return event.code;
+    case 'ACPToolCallEvent':
+      return event.title;
+    case 'HookExecutionEvent':
+      return event.hook_event_type;
+    case 'SecurityAnalysisEvent':
+      return event.analyzer;
+    case 'StreamingDeltaEvent':
+      return event.content ?? '';
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -1,5 +1,5 @@
 /**
- * Reading the agent server's published OpenAPI document (test/fixtures/agent-server-openapi.json) and generating
+ * Reading the agent server's published OpenAPI document (test/fixtures/openapi/1.58.0.json, the newest server of the matrix) and generating
  * instances from its JSON Schemas: deterministic ones (minimal, full, with nulls) and fast-check arbitraries.
  * Nothing here lists kinds or fields by hand; everything is read from the document.
  */
@@ -8,7 +8,7 @@ import * as fc from 'fast-check';
 
 export type JsonSchema = { [key: string]: unknown };
 
-const DOC_URL = new URL('../../fixtures/agent-server-openapi.json', import.meta.url);
+const DOC_URL = new URL('../../fixtures/openapi/1.58.0.json', import.meta.url);
 
 export const openapi = JSON.parse(readFileSync(DOC_URL, 'utf8')) as {
   components: { schemas: Record<string, JsonSchema> };
@@ -122,6 +122,12 @@ export function instance(schema: JsonSchema, strategy: Strategy, path: string[] 
     case 'object':
     case undefined: {
       const props = properties(resolved);
+      const valueSchema = asSchema(resolved.additionalProperties);
+      if (Object.keys(props).length === 0 && valueSchema && Object.keys(valueSchema).length > 0) {
+        return strategy === 'minimal'
+          ? {}
+          : { key: instance(valueSchema, strategy, [...path, 'key'], branch) };
+      }
       if (Object.keys(props).length === 0) {
         return resolved.type === 'object' ? { note: 'free-form', n: 1 } : { any: ['json', 1, null] };
       }
@@ -170,7 +176,8 @@ export function arbitrary(schema: JsonSchema, path: string[] = [], depth = 0): f
       }
       const fixed = specString(path);
       if (fixed !== undefined) return fc.string({ minLength: 4, maxLength: 4 });
-      return fc.string({ maxLength: 12 });
+      const minLength = typeof resolved.minLength === 'number' ? resolved.minLength : 0;
+      return fc.string({ minLength, maxLength: Math.max(12, minLength) });
     }
     case 'integer':
       return fc.integer({
@@ -197,6 +204,10 @@ export function arbitrary(schema: JsonSchema, path: string[] = [], depth = 0): f
     case 'object':
     case undefined: {
       const props = properties(resolved);
+      const valueSchema = asSchema(resolved.additionalProperties);
+      if (Object.keys(props).length === 0 && valueSchema && Object.keys(valueSchema).length > 0) {
+        return fc.dictionary(keyArb, arbitrary(valueSchema, [...path, 'key'], depth + 1), { maxKeys: 3 });
+      }
       if (Object.keys(props).length === 0) {
         return resolved.type === 'object' ? fc.dictionary(keyArb, jsonArb, { maxKeys: 3 }) : jsonArb;
       }

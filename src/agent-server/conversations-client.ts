@@ -1,4 +1,4 @@
-import { SecretRegistry } from '../core/auth.js';
+import type { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { type APIError, asNotFoundError, NotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
@@ -16,7 +16,7 @@ import { clampLimit } from './event-query.js';
 import { EventsClient } from './events-client.js';
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
-import { type AgentServerClientOptions, sessionKeyTransport } from './options.js';
+import { type AgentServerClientOptions, secretRegistryFor, sessionKeyTransport } from './options.js';
 import { type Page, PagedIterable } from './paginate.js';
 import type { ServerInfo } from './server-info.js';
 import { type WaitUntilOptions, waitForStatus } from './wait-until.js';
@@ -81,7 +81,7 @@ export class ConversationsClient extends BaseClient {
   readonly #events: EventsClient;
 
   constructor(options: AgentServerClientOptions) {
-    const secrets = new SecretRegistry();
+    const secrets = secretRegistryFor(options);
     super(sessionKeyTransport(options, secrets), { sessionApiKey: options.sessionApiKey });
     this.#secrets = secrets;
     this.#events = new EventsClient(options);

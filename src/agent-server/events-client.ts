@@ -1,4 +1,4 @@
-import { SecretRegistry } from '../core/auth.js';
+import type { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { isAPIError, isResponseValidationError } from '../core/errors.js';
 import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
@@ -15,7 +15,12 @@ import {
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
-import { type AgentServerClientOptions, sessionKeyTransport } from './options.js';
+import {
+  type AgentServerClientOptions,
+  secretRegistryFor,
+  sessionKeyTransport,
+  sharedServerInfo,
+} from './options.js';
 import { type Page, PagedIterable } from './paginate.js';
 import { decodeServerInfo, type ServerInfo, ServerInfoCache } from './server-info.js';
 import { Subscription } from './subscription.js';
@@ -37,16 +42,20 @@ export class EventsClient extends BaseClient {
   readonly #serverInfo: ServerInfoCache;
 
   constructor(options: AgentServerClientOptions) {
-    const secrets = new SecretRegistry();
+    const secrets = secretRegistryFor(options);
     super(sessionKeyTransport(options, secrets), { sessionApiKey: options.sessionApiKey });
     this.#secrets = secrets;
     this.#sessionApiKey = options.sessionApiKey;
-    this.#serverInfo = new ServerInfoCache(() =>
-      this.transport.request({
-        method: 'GET',
-        path: 'server_info',
-        decode: decodeServerInfo,
-      }),
+    this.#serverInfo = sharedServerInfo(
+      options,
+      () =>
+        new ServerInfoCache(() =>
+          this.transport.request({
+            method: 'GET',
+            path: 'server_info',
+            decode: decodeServerInfo,
+          }),
+        ),
     );
   }
 

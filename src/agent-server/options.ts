@@ -1,4 +1,4 @@
-import { headerAuth, type SecretRegistry } from '../core/auth.js';
+import { headerAuth, SecretRegistry } from '../core/auth.js';
 import type { ClientOptions, Credential } from '../core/options.js';
 import type { TransportInit } from '../core/transport.js';
 
@@ -20,4 +20,34 @@ export function sessionKeyTransport(
     secrets: secrets.list,
     authHeaders: headerAuth(options.sessionApiKey, 'X-Session-API-Key', secrets),
   };
+}
+
+/**
+ * What the clients built for one `AgentServerClient` share: one secret registry (a key registered by any
+ * namespace is redacted by all) and one `/server_info` cache (one version gate). Keyed by the options object
+ * the aggregate client hands to each of them; a client built on its own gets fresh ones.
+ */
+interface SharedState {
+  secrets: SecretRegistry;
+  serverInfo?: unknown;
+}
+
+const SHARED = new WeakMap<object, SharedState>();
+
+/** Marks `options` as shared by the clients of one aggregate client (see `SharedState`). */
+export function shareClientState(options: AgentServerClientOptions, secrets: SecretRegistry): void {
+  SHARED.set(options, { secrets });
+}
+
+/** The registry shared through `options`, or a new one. */
+export function secretRegistryFor(options: AgentServerClientOptions): SecretRegistry {
+  return SHARED.get(options)?.secrets ?? new SecretRegistry();
+}
+
+/** The value shared through `options` (made by `create` the first time), or a new one from `create`. */
+export function sharedServerInfo<T>(options: AgentServerClientOptions, create: () => T): T {
+  const shared = SHARED.get(options);
+  if (!shared) return create();
+  shared.serverInfo ??= create();
+  return shared.serverInfo as T;
 }

@@ -40,13 +40,15 @@ export interface CallSpec<T> {
   path: string;
   query?: Record<string, QueryValue>;
   json?: unknown;
+  /** A raw body (e.g. `FormData` for an upload), when `json` does not fit; never retried unless idempotent. */
+  body?: BodyInit;
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
   timeout?: number | undefined;
   /** Validates the JSON answer. Without it the answer is returned as parsed. */
   decode?: Decoder<T>;
-  /** `text` returns the raw body; `none` ignores it. Default `json`. */
-  responseType?: 'json' | 'text' | 'none';
+  /** `text` returns the raw body; `bytes` its exact bytes (a `Uint8Array`, binary safe); `none` ignores it. Default `json`. */
+  responseType?: 'json' | 'text' | 'bytes' | 'none';
   /** Set false to never retry this call, even if idempotent. */
   retry?: boolean;
   /** Vetoes a retry of an error answer the service will give again (e.g. a 500 that means "missing"). */
@@ -116,11 +118,13 @@ export class Transport {
     const maxBytes = spec.maxResponseBytes ?? this.#init.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const fetchImpl = this.#init.fetch;
     let text: string;
+    let bytes: Uint8Array | undefined;
     try {
       const response = await this.#ky(url, {
         method: spec.method,
         headers: { accept: 'application/json', ...auth, ...spec.headers },
         ...(spec.json === undefined ? {} : { json: spec.json }),
+        ...(spec.body === undefined ? {} : { body: spec.body }),
         ...(spec.signal ? { signal: spec.signal } : {}),
         ...(spec.timeout === undefined ? {} : { timeout: spec.timeout }),
         retry: this.#retryFor(spec),
@@ -135,7 +139,10 @@ export class Transport {
           },
         ),
       });
-      text = await response.text();
+      if (spec.responseType === 'bytes') {
+        bytes = new Uint8Array(await response.arrayBuffer());
+        text = '';
+      } else text = await response.text();
       this.logger.debug(`${spec.method} ${shownUrl} → ${response.status} in ${Date.now() - started} ms`);
     } catch (error) {
       const mapped = this.#toSdkError(error, spec, shownUrl);
@@ -143,6 +150,7 @@ export class Transport {
       throw mapped;
     }
     if (spec.responseType === 'none') return undefined as T;
+    if (spec.responseType === 'bytes') return bytes as T;
     if (spec.responseType === 'text') return text as T;
     return this.#decode(text, spec, shownUrl);
   }

@@ -1,0 +1,206 @@
+import type { RequestOptions } from '../../core/options.js';
+import { requireNonEmptyString } from '../../core/validate.js';
+import { invalid } from '../invalid.js';
+import { type Page, PagedIterable } from '../paginate.js';
+import type { ApiContext } from './api-context.js';
+import { shape } from './decode.js';
+import { op } from './operation.js';
+import { optionalInt, optionalString } from './paths.js';
+
+const R = '/api/conversations/{runtime_conversation_id}';
+
+/** Each method and its operation: server-wide first, then the conversation-runtime variant (1.58.0). */
+export const BASH_OPERATIONS = {
+  start: [op('POST', '/api/bash/start_bash_command'), op('POST', `${R}/bash/start_bash_command`, '1.58.0')],
+  execute: [
+    op('POST', '/api/bash/execute_bash_command'),
+    op('POST', `${R}/bash/execute_bash_command`, '1.58.0'),
+  ],
+  search: [op('GET', '/api/bash/bash_events/search'), op('GET', `${R}/bash/bash_events/search`, '1.58.0')],
+  get: [op('GET', '/api/bash/bash_events/{event_id}'), op('GET', `${R}/bash/bash_events/{event_id}`, '1.58.0')],
+  clear: [op('DELETE', '/api/bash/bash_events'), op('DELETE', `${R}/bash/bash_events`, '1.58.0')],
+  stop: [
+    op('POST', '/api/bash/bash_commands/{command_id}/stop', '1.58.0'),
+    op('POST', `${R}/bash/bash_commands/{command_id}/stop`, '1.58.0'),
+  ],
+} as const;
+
+/** OpenAPI `ExecuteBashRequest`. */
+export interface BashCommandRequest {
+  command: string;
+  /** Working folder (the server's default when omitted). */
+  cwd?: string;
+  /** Most seconds the command may run (server default 300). */
+  timeout?: number;
+}
+
+/** OpenAPI `BashCommand`: a command the server started. */
+export interface BashCommand {
+  kind: 'BashCommand';
+  id: string;
+  timestamp: string;
+  command: string;
+  cwd?: string | null;
+  timeout?: number;
+}
+
+/** OpenAPI `BashOutput`: a chunk of a command's output; `exit_code` null while it still runs. */
+export interface BashOutput {
+  kind: 'BashOutput';
+  id: string;
+  timestamp: string;
+  command_id: string;
+  /** Sequence of this chunk within the command, from 0. */
+  order: number;
+  exit_code?: number | null;
+  stdout?: string | null;
+  stderr?: string | null;
+}
+
+export type BashEvent = BashCommand | BashOutput;
+
+export interface BashEventSearch {
+  kind?: 'BashCommand' | 'BashOutput';
+  commandId?: string;
+  /** ISO date-time bounds. */
+  timestampGte?: string;
+  timestampLt?: string;
+  /** Only outputs with `order` above this (to poll for new output). */
+  orderGt?: number;
+  sortOrder?: 'TIMESTAMP' | 'TIMESTAMP_DESC';
+  /** Page size, 1..100. */
+  limit?: number;
+}
+
+const decodeCommand = shape<BashCommand>({ kind: 'string', id: 'string', command: 'string' });
+const decodeOutput = shape<BashOutput>({ kind: 'string', id: 'string', command_id: 'string' });
+const decodeEvent = shape<BashEvent>({ kind: 'string', id: 'string' });
+const decodePage = shape<{ items: BashEvent[]; next_page_id?: string | null }>({
+  items: 'array',
+  next_page_id: 'string?',
+});
+const decodeCleared = shape<Record<string, number>>();
+
+/**
+ * Shell commands on the agent server (`/api/bash/…`), or in one conversation's runtime (1.58.0) through
+ * `client.conversation(id).bash`. `execute` waits for the command; `start` returns at once and the output
+ * arrives as `BashOutput` events (`search`, `output`).
+ */
+export class BashApi {
+  readonly #api: ApiContext;
+  readonly #runtime: string | undefined;
+
+  constructor(api: ApiContext, runtimeConversationId?: string) {
+    this.#api = api;
+    this.#runtime = runtimeConversationId;
+  }
+
+  /** Starts a command and returns at once. Not retried (it would run twice). */
+  async start(request: BashCommandRequest | string, options: RequestOptions = {}): Promise<BashCommand> {
+    return this.#api.call(this.#pick(BASH_OPERATIONS.start), {
+      params: this.#params(),
+      json: commandBody(request),
+      decode: decodeCommand,
+      options,
+    });
+  }
+
+  /**
+   * Runs a command and resolves with its output once it ends or its `timeout` (seconds) passes (then
+   * `exit_code` is null). Give the call a `timeout` (ms) above the command's. Not retried.
+   */
+  async execute(request: BashCommandRequest | string, options: RequestOptions = {}): Promise<BashOutput> {
+    return this.#api.call(this.#pick(BASH_OPERATIONS.execute), {
+      params: this.#params(),
+      json: commandBody(request),
+      decode: decodeOutput,
+      options,
+    });
+  }
+
+  /** Every bash event matching `query`, across pages, fetched lazily; `.pages()` iterates pages. */
+  search(query: BashEventSearch = {}, options: RequestOptions = {}): PagedIterable<BashEvent> {
+    const wire = {
+      kind__eq: query.kind,
+      command_id__eq: optionalString(query.commandId, 'query.commandId'),
+      timestamp__gte: optionalString(query.timestampGte, 'query.timestampGte'),
+      timestamp__lt: optionalString(query.timestampLt, 'query.timestampLt'),
+      order__gt: optionalInt(query.orderGt, 'query.orderGt', -1),
+      sort_order: query.sortOrder,
+      limit: optionalInt(query.limit, 'query.limit', 1, 100),
+    };
+    if (wire.kind__eq !== undefined && wire.kind__eq !== 'BashCommand' && wire.kind__eq !== 'BashOutput') {
+      throw invalid('query.kind', 'must be BashCommand or BashOutput');
+    }
+    return new PagedIterable<BashEvent>(
+      async (pageId): Promise<Page<BashEvent>> => {
+        const page = await this.#api.call(this.#pick(BASH_OPERATIONS.search), {
+          params: this.#params(),
+          query: { ...wire, page_id: pageId },
+          decode: decodePage,
+          options,
+        });
+        return { items: page.items, nextPageId: page.next_page_id ?? null };
+      },
+      { idOf: (event) => event.id },
+    );
+  }
+
+  /** The output chunks of one command, in order (with its stdout and stderr joined by `text`). */
+  async output(commandId: string, options: RequestOptions = {}): Promise<BashOutput[]> {
+    requireNonEmptyString(commandId, 'commandId');
+    const chunks: BashOutput[] = [];
+    for await (const event of this.search({ kind: 'BashOutput', commandId }, options)) {
+      if (event.kind === 'BashOutput') chunks.push(event);
+    }
+    return chunks.sort((a, b) => a.order - b.order);
+  }
+
+  /** One bash event by id; `NotFoundError` when unknown. */
+  async get(eventId: string, options: RequestOptions = {}): Promise<BashEvent> {
+    requireNonEmptyString(eventId, 'eventId');
+    return this.#api.call(this.#pick(BASH_OPERATIONS.get), {
+      params: { ...this.#params(), event_id: eventId },
+      decode: decodeEvent,
+      options,
+    });
+  }
+
+  /** Deletes every stored bash event; resolves with the server's counts (e.g. `{deleted: n}`). */
+  async clear(options: RequestOptions = {}): Promise<Record<string, number>> {
+    return this.#api.call(this.#pick(BASH_OPERATIONS.clear), {
+      params: this.#params(),
+      decode: decodeCleared,
+      options,
+    });
+  }
+
+  /** Stops a running command (1.58.0). */
+  async stop(commandId: string, options: RequestOptions = {}): Promise<void> {
+    requireNonEmptyString(commandId, 'commandId');
+    await this.#api.call(this.#pick(BASH_OPERATIONS.stop), {
+      params: { ...this.#params(), command_id: commandId },
+      options,
+    });
+  }
+
+  #pick<T>(operations: readonly [T, T]): T {
+    return this.#runtime === undefined ? operations[0] : operations[1];
+  }
+
+  #params(): Record<string, string> {
+    return this.#runtime === undefined ? {} : { runtime_conversation_id: this.#runtime };
+  }
+}
+
+function commandBody(request: BashCommandRequest | string): BashCommandRequest {
+  const value = typeof request === 'string' ? { command: request } : request;
+  if (typeof value !== 'object' || value === null) throw invalid('request', 'must be a command or an object');
+  requireNonEmptyString(value.command, 'request.command');
+  optionalString(value.cwd, 'request.cwd');
+  optionalInt(value.timeout, 'request.timeout');
+  const body: BashCommandRequest = { command: value.command };
+  if (value.cwd !== undefined) body.cwd = value.cwd;
+  if (value.timeout !== undefined) body.timeout = value.timeout;
+  return body;
+}

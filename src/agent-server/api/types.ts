@@ -1,0 +1,4 @@
+/** A JSON object the SDK passes through without naming its fields. */
+export interface JsonObject {
+  [field: string]: unknown;
+}

@@ -6,6 +6,8 @@
 export interface ResumePosition {
   timestamp: string;
   eventIds: readonly string[];
+  /** The `seq` of the last persisted event delivered over `/sockets/session` (resumes with `after_seq`). */
+  seq?: number;
 }
 
 interface Mark {

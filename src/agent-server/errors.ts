@@ -1,4 +1,5 @@
 import { AgentPlatformError, brandErrorClass, errorGuard } from '../core/errors.js';
+import type { ErrorClassification } from '../models/index.js';
 
 /** notes §6: the code the platform's own clients use for a feature the backend is too old for. */
 export const AGENT_SERVER_VERSION_TOO_OLD = 'AGENT_SERVER_VERSION_TOO_OLD';
@@ -90,11 +91,57 @@ export class SubscriptionOverflowError extends SubscriptionError {
 }
 brandErrorClass(SubscriptionOverflowError, 'SubscriptionOverflowError');
 
-/** `reconnect.maxAttempts` consecutive attempts failed; `cause` is the last failure. */
+/**
+ * The server could not be reached (or kept refusing) for `reconnect.giveUpAfter` milliseconds, or
+ * `reconnect.maxAttempts` consecutive attempts failed; `cause` is the last failure.
+ */
 export class SubscriptionConnectionError extends SubscriptionError {
   override readonly code = 'SUBSCRIPTION_CONNECTION_FAILED';
 }
 brandErrorClass(SubscriptionConnectionError, 'SubscriptionConnectionError');
+
+/**
+ * The server reported an error without closing the socket: an `error` envelope on `/sockets/session` (a frame
+ * it could not handle) or a `ServerErrorEvent` frame on `/sockets/events`. Reported on the subscription's
+ * `error` channel; the subscription goes on.
+ */
+export class SubscriptionServerError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_SERVER_ERROR';
+  /** The server's error code (e.g. a validation error type). */
+  readonly serverCode: string;
+  readonly detail: string;
+  /** From the error's classification, when the server gave one: whether trying again may succeed. */
+  readonly retryable: boolean | undefined;
+  readonly classification: ErrorClassification | undefined;
+  constructor(serverCode: string, detail: string, classification?: ErrorClassification | null) {
+    super(`The server reported an error: ${serverCode}: ${detail}`);
+    this.serverCode = serverCode;
+    this.detail = detail;
+    this.classification = classification ?? undefined;
+    this.retryable = classification?.retryable;
+  }
+}
+brandErrorClass(SubscriptionServerError, 'SubscriptionServerError');
+
+/**
+ * Close 1013 `credential_binding_activation_required`: the conversation's credential binding must be activated
+ * before the server streams its events. Fatal: activate the binding (the credential-binding API of the agent
+ * server, or the platform that started the conversation) and subscribe again.
+ */
+export class SubscriptionCredentialBindingError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_CREDENTIAL_BINDING_ACTIVATION_REQUIRED';
+}
+brandErrorClass(SubscriptionCredentialBindingError, 'SubscriptionCredentialBindingError');
+
+/**
+ * The socket path does not exist on this server: the handshake was refused again and again while the REST API
+ * answers for the conversation (what a handshake answered 404 looks like through the WebSocket API). Fatal;
+ * the `protocol` subscribe option chooses the other socket.
+ */
+export class SubscriptionEndpointNotFoundError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_ENDPOINT_NOT_FOUND';
+}
+brandErrorClass(SubscriptionEndpointNotFoundError, 'SubscriptionEndpointNotFoundError');
 
 /** `waitUntil` ran out of time before the conversation reached one of the awaited statuses. */
 export class WaitTimeoutError extends AgentPlatformError {
@@ -116,5 +163,12 @@ export const isSubscriptionNotFoundError = errorGuard<SubscriptionNotFoundError>
 export const isSubscriptionOverflowError = errorGuard<SubscriptionOverflowError>('SubscriptionOverflowError');
 export const isSubscriptionConnectionError = errorGuard<SubscriptionConnectionError>(
   'SubscriptionConnectionError',
+);
+export const isSubscriptionServerError = errorGuard<SubscriptionServerError>('SubscriptionServerError');
+export const isSubscriptionCredentialBindingError = errorGuard<SubscriptionCredentialBindingError>(
+  'SubscriptionCredentialBindingError',
+);
+export const isSubscriptionEndpointNotFoundError = errorGuard<SubscriptionEndpointNotFoundError>(
+  'SubscriptionEndpointNotFoundError',
 );
 export const isWaitTimeoutError = errorGuard<WaitTimeoutError>('WaitTimeoutError');

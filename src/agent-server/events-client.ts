@@ -164,7 +164,8 @@ export class EventsClient extends BaseClient {
   }
 
   /**
-   * Follows the conversation live over `/sockets/events/{id}` (see `Subscription`): every event exactly once
+   * Follows the conversation live over `/sockets/session/{id}` (servers ≥ 1.45.0) or `/sockets/events/{id}`
+   * (see `Subscription`): every event exactly once
    * and in order across reconnects, or a typed error saying why not. Returns at once; the connection opens in
    * the background (`await subscription.ready` for the first state snapshot).
    */
@@ -205,6 +206,15 @@ export class EventsClient extends BaseClient {
             retry: false,
             responseType: 'none',
           });
+        },
+        readState: async (signal) => {
+          const body = await this.transport.request<unknown>({
+            method: 'GET',
+            path: encodePath('api', 'conversations', conversationId),
+            signal,
+            retry: false,
+          });
+          return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
         },
       },
       options,

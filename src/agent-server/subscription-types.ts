@@ -20,6 +20,18 @@ export interface SubscribeOptions {
   after?: string | ResumePosition;
   /** Deliver the whole conversation history first, then live events. Ignored when `after` is given. */
   history?: boolean;
+  /**
+   * Which socket to follow: `session` (`/sockets/session/{id}`, servers ≥ 1.45.0: sequence-numbered envelopes,
+   * resume by `after_seq`, streamed output as deltas), `events` (`/sockets/events/{id}`, every version) or
+   * `auto` (default: `session` when `serverInfo()` says ≥ 1.45.0, else `events`).
+   */
+  protocol?: 'auto' | 'session' | 'events';
+  /**
+   * Milliseconds from the socket's open to the first state before the conversation is read over REST instead
+   * (the server drops its connect-time snapshot when sending it is slow, and sends a per-key update instead when
+   * the conversation has no live service). Default 3 000.
+   */
+  readyFallback?: number;
   /** How to authenticate the socket; default `auto` (chosen from `serverInfo()`). */
   auth?: WebSocketAuthMode;
   /** The `WebSocket` constructor; default the runtime's built-in one (browsers, Node 22+). */
@@ -55,7 +67,28 @@ export interface OpenInfo {
   auth: 'first-message' | 'header' | 'query' | 'none';
   /** The server's version, when `/server_info` gave one. */
   serverVersion: string | undefined;
+  /** The socket followed: `session` (`/sockets/session`) or `events` (`/sockets/events`). */
+  protocol: 'session' | 'events';
 }
+
+/**
+ * Streamed LLM output (emitter event `delta`), never mixed with persisted events: on `/sockets/session` the
+ * `item_started` / `delta` / `item_aborted` envelopes; on `/sockets/events` each `StreamingDeltaEvent` frame
+ * (no item id, attempt 1). Text a user sees for an item is the `delta`s of its latest `attempt` in `order`;
+ * `item_aborted` (or a new attempt) discards what that attempt showed. The persisted MessageEvent or
+ * ActionEvent that follows carries the final text.
+ */
+export type StreamDelta =
+  | { type: 'item_started'; itemId: string; attempt: number; anchorSeq: number | undefined }
+  | {
+      type: 'delta';
+      itemId: string | undefined;
+      attempt: number;
+      order: number | undefined;
+      kind: 'text' | 'reasoning';
+      content: string;
+    }
+  | { type: 'item_aborted'; itemId: string; attempt: number; reason: string | undefined };
 
 export type ReconnectReason =
   | 'closed'
@@ -64,7 +97,11 @@ export type ReconnectReason =
   | 'ready-timeout'
   | 'sync-failed'
   | 'sync-overflow'
-  | 'slow-consumer';
+  | 'slow-consumer'
+  /** Close 4004 while the REST API finds the conversation: a restarted server waiting for its lease. */
+  | 'conversation-lease'
+  /** Sequence numbers arrived with a gap that did not close: reconnect and replay from the last delivered. */
+  | 'sequence-gap';
 
 /** `reconnecting`: the connection was lost (or dropped on purpose); another attempt follows. */
 export interface ReconnectInfo {
@@ -88,6 +125,7 @@ export interface CloseInfo {
 /** The subscription's emitter events: the lifecycle, `event` for every event and one per event kind. */
 export type SubscriptionEventMap = { [K in KnownEventKind]: [event: KnownEventMap[K]] } & {
   event: [event: Event];
+  delta: [delta: StreamDelta];
   state: [state: ConversationStateMirror];
   open: [info: OpenInfo];
   reconnecting: [info: ReconnectInfo];

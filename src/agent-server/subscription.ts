@@ -14,6 +14,8 @@ import {
   type Event,
   FULL_STATE_KEY,
   isConversationStateUpdateEvent,
+  isServerErrorEvent,
+  isStreamingDeltaEvent,
   type KnownEventKind,
   type KnownEventMap,
   safeParseEvent,
@@ -23,9 +25,12 @@ import {
   isAgentServerVersionError,
   SubscriptionAuthenticationError,
   SubscriptionConnectionError,
+  SubscriptionCredentialBindingError,
+  SubscriptionEndpointNotFoundError,
   SubscriptionError,
   SubscriptionNotFoundError,
   SubscriptionOverflowError,
+  SubscriptionServerError,
 } from './errors.js';
 import { EventQueue } from './event-buffer.js';
 import { invalid } from './invalid.js';
@@ -39,6 +44,7 @@ import type {
   SubscriptionEventMap,
   SubscriptionPhase,
 } from './subscription-types.js';
+import { AGENT_SERVER_FEATURES, supportsFeature } from './version-gate.js';
 import {
   builtInWebSocket,
   type CloseEventLike,
@@ -49,7 +55,14 @@ import {
   WS_CONNECTING,
   WS_OPEN,
 } from './web-socket.js';
-import { authFrame, eventsSocketUrl, type ResolvedAuth, resendQuery, resolveAuth } from './ws-auth.js';
+import {
+  authFrame,
+  eventsSocketUrl,
+  type ResolvedAuth,
+  resendQuery,
+  resolveAuth,
+  sessionSocketUrl,
+} from './ws-auth.js';
 
 /** What a subscription needs from its client. */
 export interface SubscriptionContext {
@@ -64,6 +77,8 @@ export interface SubscriptionContext {
   backfill(since: string | undefined, signal: AbortSignal): AsyncIterable<Page<Event>>;
   /** A cheap authenticated REST read of the conversation: throws the typed API error the server answers. */
   probe(signal: AbortSignal): Promise<void>;
+  /** The conversation read over REST (its state fields), for `ready` when the socket gives no state in time. */
+  readState(signal: AbortSignal): Promise<Record<string, unknown>>;
 }
 
 /** One socket and what belongs to it; a closed or replaced connection's callbacks are ignored. */
@@ -79,6 +94,15 @@ interface Connection {
   /** Socket frames that arrived before the catch-up finished. */
   pending: Event[];
   readyTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Reads the state over REST when the socket gives none within `readyFallback`. */
+  fallbackTimer: ReturnType<typeof setTimeout> | undefined;
+  /** `/sockets/session` (envelopes with `seq`) or `/sockets/events` (bare events). */
+  protocol: 'session' | 'events';
+  /** Session protocol: the `seq` delivered next (`undefined`: the first durable envelope starts the sequence). */
+  nextSeq: number | undefined;
+  /** Session protocol: durable events that arrived ahead of a gap, by `seq`. */
+  held: Map<number, Event>;
+  gapTimer: ReturnType<typeof setTimeout> | undefined;
   /** Where this connection resumes from, and whether the history from there is read over REST. */
   floor: ResumePosition | undefined;
   backfill: boolean;
@@ -88,6 +112,12 @@ const NORMAL_CLOSURE = 1000;
 const AUTH_FAILED = 4001;
 const NOT_FOUND = 4004;
 const TRY_AGAIN_LATER = 1013;
+/** 1013 reason: the conversation's credential binding must be activated first (server ≥ 1.37.1). */
+const CREDENTIAL_BINDING_REASON = 'credential_binding_activation_required';
+/** Handshakes refused in a row while REST finds the conversation before the socket path counts as missing. */
+const REFUSALS_BEFORE_ENDPOINT_MISSING = 3;
+/** Milliseconds a gap in `seq` may stay open (later envelopes held) before the connection replays from the gap. */
+const GAP_TIMEOUT = 2_000;
 /** Frames are parsed leniently (one options object for all of them). */
 const LENIENT = { mode: 'lenient' } as const;
 
@@ -112,6 +142,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   readonly #reconnect: Required<ReconnectOptions>;
   readonly #maxBuffered: number;
   readonly #readyTimeout: number;
+  readonly #readyFallback: number;
   readonly #resume: boolean;
   readonly #ledger: DeliveryLedger;
   // An array, not a Set: it is walked for every event.
@@ -141,6 +172,14 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   #resolveReady!: (state: ConversationStateMirror) => void;
   #rejectReady!: (error: unknown) => void;
   #endError: Error | undefined;
+  /** Session protocol: `seq` of the last persisted event delivered. */
+  #lastSeq: number | undefined;
+  /** Session protocol: on a live-only start, the server's last `seq` at connect (nothing up to it is wanted). */
+  #seqFloor: number | undefined;
+  /** When the current outage began (no ready connection since), for `reconnect.giveUpAfter`. */
+  #outageSince: number | undefined;
+  /** Handshakes refused in a row while the REST API answered. */
+  #refusals = 0;
 
   constructor(ctx: SubscriptionContext, options: SubscribeOptions = {}) {
     super();
@@ -150,6 +189,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     this.#reconnect = { ...RECONNECT_DEFAULTS, ...definedOnly(options.reconnect) };
     this.#maxBuffered = options.maxBufferedEvents ?? 1000;
     this.#readyTimeout = options.readyTimeout ?? 30_000;
+    this.#readyFallback = options.readyFallback ?? 3_000;
     this.#resume = options.resume ?? true;
     this.#ledger = new DeliveryLedger(options.dedupeWindow ?? 10_000);
     this.#backlog = new EventQueue<Event>(() => this.#onTake());
@@ -176,7 +216,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
 
   /** Where delivery stands; pass it as `after` to a later `subscribe` to continue exactly from here. */
   get position(): ResumePosition | undefined {
-    return this.#ledger.position();
+    const position = this.#ledger.position();
+    return position && this.#lastSeq !== undefined ? { ...position, seq: this.#lastSeq } : position;
   }
 
   /** Events waiting in the fullest `for await` buffer (never more than `maxBufferedEvents`). */
@@ -248,6 +289,11 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       live: false,
       pending: [],
       readyTimer: undefined,
+      fallbackTimer: undefined,
+      protocol: 'events',
+      nextSeq: undefined,
+      held: new Map(),
+      gapTimer: undefined,
       floor: start.floor,
       backfill: start.backfill,
     };
@@ -266,11 +312,31 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         key !== undefined,
         this.#sendsHeaders(),
       );
-      const resend = conn.floor && conn.backfill ? { since: conn.floor.timestamp } : ('none' as const);
-      url = eventsSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, {
-        ...resendQuery(resend, conn.version),
-        ...(conn.auth === 'query' && key !== undefined ? { session_api_key: key } : {}),
-      });
+      const wanted = this.#options.protocol ?? 'auto';
+      conn.protocol =
+        wanted === 'auto'
+          ? supportsFeature(conn.version, AGENT_SERVER_FEATURES.sessionSocket)
+            ? 'session'
+            : 'events'
+          : wanted;
+      const authQuery: Record<string, string> =
+        conn.auth === 'query' && key !== undefined ? { session_api_key: key } : {};
+      if (conn.protocol === 'session') {
+        const afterSeq = this.#afterSeq(conn);
+        conn.nextSeq = afterSeq === undefined ? undefined : afterSeq + 1;
+        // `seq` says exactly what was delivered; the timestamp floor only serves an `after` without one.
+        if (afterSeq !== undefined && afterSeq >= 0) this.#ledger.setFloor(undefined);
+        url = sessionSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, {
+          ...(afterSeq === undefined ? {} : { after_seq: String(afterSeq) }),
+          ...authQuery,
+        });
+      } else {
+        const resend = conn.floor && conn.backfill ? { since: conn.floor.timestamp } : ('none' as const);
+        url = eventsSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, {
+          ...resendQuery(resend, conn.version),
+          ...authQuery,
+        });
+      }
     } catch (error) {
       if (this.#isStale(conn)) return;
       if (isAgentServerVersionError(error) || isRequestValidationError(error)) {
@@ -329,6 +395,22 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     return { floor, backfill: floor !== undefined || initial.backfill };
   }
 
+  /**
+   * Session protocol: the `after_seq` of the next connection. The last delivered `seq` when there is one (and
+   * `resume`); an `after` position's `seq`; -1 (the whole log, older events dropped by the timestamp floor)
+   * for `history`, a timestamp `after` or a reconnect that delivered nothing yet; omitted for live only.
+   */
+  #afterSeq(conn: Connection): number | undefined {
+    const reconnect = this.#connections > 1;
+    if (reconnect && !this.#resume) return undefined;
+    if (this.#lastSeq !== undefined) return this.#lastSeq;
+    const after = this.#options.after;
+    if (typeof after === 'object' && typeof after.seq === 'number') return after.seq;
+    if (conn.backfill) return -1;
+    if (reconnect) return this.#seqFloor ?? -1;
+    return undefined;
+  }
+
   #sendsHeaders(): boolean {
     return this.#options.WebSocket !== undefined || runtimeSendsHeaders();
   }
@@ -336,15 +418,42 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   #onOpen(conn: Connection, key: string | undefined): void {
     if (this.#isStale(conn)) return;
     conn.opened = true;
+    this.#refusals = 0;
     if (conn.auth === 'first-message' && key !== undefined) conn.socket?.send(authFrame(key));
     conn.readyTimer = setTimeout(() => {
       conn.readyTimer = undefined;
       if (!this.#isStale(conn) && !conn.ready) this.#abandon(conn, { reason: 'ready-timeout' });
     }, this.#readyTimeout);
+    conn.fallbackTimer = setTimeout(() => {
+      conn.fallbackTimer = undefined;
+      if (!this.#isStale(conn) && !conn.ready) void this.#readStateOverRest(conn);
+    }, this.#readyFallback);
+  }
+
+  /** No state came over the socket in time: read the conversation over REST and count that as the first state. */
+  async #readStateOverRest(conn: Connection): Promise<void> {
+    let state: Record<string, unknown>;
+    try {
+      state = await this.#ctx.readState(conn.abort.signal);
+    } catch (error) {
+      // The ready timeout still bounds the wait; a failing read is only logged.
+      if (!this.#isStale(conn))
+        this.#ctx.logger.info(`reading the conversation state failed: ${String(error)}`);
+      return;
+    }
+    if (this.#isStale(conn) || conn.ready) return;
+    this.#ctx.logger.debug('no state over the socket in time: using the state read over REST');
+    this.#state = { ...state } as ConversationStateMirror;
+    this.#emit('state', this.#state);
+    this.#becomeReady(conn, undefined);
   }
 
   #onFrame(conn: Connection, data: unknown): void {
     if (this.#isStale(conn)) return;
+    if (conn.protocol === 'session') {
+      this.#onEnvelope(conn, data);
+      return;
+    }
     const text = frameText(data);
     const parsed = text === undefined ? undefined : safeParseEvent(text, LENIENT);
     if (!parsed?.success) {
@@ -354,6 +463,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     const event = parsed.data;
+    if (this.#divertTransient(event)) return;
     if (
       event.kind === 'ConversationStateUpdateEvent' &&
       isConversationStateUpdateEvent(event) &&
@@ -364,6 +474,15 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       // The bound is checked again after the listeners ran: one of them may have closed the subscription.
       if (this.#deliver(event) && !this.#isStale(conn) && this.#overflowing()) this.#onOverflow(conn);
     } else if (!this.#ledger.isOld(idOf(event), timestampOf(event))) {
+      // A per-key update is a state too: the server sends one instead of the snapshot when the conversation
+      // has no live service, and drops the snapshot when sending it is slow.
+      if (!conn.ready && isConversationStateUpdateEvent(event)) {
+        this.#state = applyStateUpdate(this.#state, event);
+        this.#emit('state', this.#state);
+        conn.pending.push(event);
+        this.#becomeReady(conn, timestampOf(event));
+        return;
+      }
       conn.pending.push(event);
       if (conn.pending.length > Math.max(1000, this.#maxBuffered)) {
         // Catching up takes longer than the server publishes: drop this connection, keep the progress, resume
@@ -374,20 +493,210 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     }
   }
 
+  /**
+   * Frames that are not persisted events: a `ServerErrorEvent` goes to the `error` channel, a
+   * `StreamingDeltaEvent` to `delta`. True when the event was taken.
+   */
+  #divertTransient(event: Event): boolean {
+    if (event.kind === 'ServerErrorEvent' && isServerErrorEvent(event)) {
+      this.#emit('error', new SubscriptionServerError(event.code, event.detail));
+      return true;
+    }
+    if (event.kind === 'StreamingDeltaEvent' && isStreamingDeltaEvent(event)) {
+      if (this.listenerCount('delta') === 0) return true;
+      const delta = { type: 'delta', itemId: undefined, attempt: 1, order: undefined } as const;
+      if (event.reasoning_content)
+        this.#emit('delta', { ...delta, kind: 'reasoning', content: event.reasoning_content });
+      if (event.content) this.#emit('delta', { ...delta, kind: 'text', content: event.content });
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * One `/sockets/session` frame. Unknown envelope types and fields are ignored (the server's envelope is open:
+   * newer servers may add both).
+   */
+  #onEnvelope(conn: Connection, data: unknown): void {
+    const text = frameText(data);
+    let envelope: Record<string, unknown> | undefined;
+    try {
+      const value: unknown = text === undefined ? undefined : JSON.parse(text);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value))
+        envelope = value as Record<string, unknown>;
+    } catch {
+      envelope = undefined;
+    }
+    if (!envelope) {
+      const error = new SubscriptionError('The server sent a frame that is not a JSON envelope');
+      this.#ctx.logger.warn(error.message);
+      this.#emit('error', error);
+      return;
+    }
+    switch (envelope.type) {
+      case 'durable': {
+        const seq = envelope.seq;
+        const parsed = safeParseEvent(envelope.event, LENIENT);
+        if (typeof seq !== 'number' || !Number.isInteger(seq) || !parsed.success) {
+          const error = parsed.success
+            ? new SubscriptionError('The server sent a durable envelope without a valid seq')
+            : parsed.error;
+          this.#ctx.logger.warn(`ignored a durable envelope: ${error.message}`);
+          this.#emit('error', error);
+          return;
+        }
+        this.#onDurable(conn, seq, parsed.data);
+        return;
+      }
+      case 'transient': {
+        const parsed = safeParseEvent(envelope.event, LENIENT);
+        if (!parsed.success) {
+          this.#ctx.logger.warn(`ignored a transient envelope: ${parsed.error.message}`);
+          this.#emit('error', parsed.error);
+          return;
+        }
+        const event = parsed.data;
+        if (this.#divertTransient(event)) return;
+        if (isConversationStateUpdateEvent(event)) {
+          if (event.key === FULL_STATE_KEY) {
+            this.#state = applyStateUpdate(undefined, event);
+            this.#stateTimestamp = timestampOf(event);
+          } else this.#state = applyStateUpdate(this.#state, event);
+          this.#emit('state', this.#state);
+          if (!conn.ready) this.#becomeReady(conn, timestampOf(event));
+          return;
+        }
+        // Other non-persisted events are delivered as they come (they are never replayed).
+        this.#deliver(event);
+        return;
+      }
+      case 'sync': {
+        const through = envelope.through_seq;
+        // Live only: nothing up to the server's current `seq` is wanted, and a reconnect resumes after it.
+        if (conn.nextSeq === undefined && typeof through === 'number' && Number.isInteger(through)) {
+          conn.nextSeq = through + 1;
+          if (this.#lastSeq === undefined) this.#seqFloor = through;
+        }
+        return;
+      }
+      case 'item_started':
+      case 'delta':
+      case 'item_aborted':
+        this.#onStreamEnvelope(envelope);
+        return;
+      case 'error': {
+        const code = typeof envelope.code === 'string' ? envelope.code : String(envelope.code ?? 'error');
+        const detail =
+          typeof envelope.detail === 'string' ? envelope.detail : JSON.stringify(envelope.detail ?? '');
+        this.#ctx.logger.warn(`the server reported an error: ${code}`);
+        this.#emit('error', new SubscriptionServerError(code, detail));
+        return;
+      }
+      default:
+        this.#ctx.logger.debug(`ignored an envelope of unknown type ${JSON.stringify(envelope.type)}`);
+    }
+  }
+
+  #onStreamEnvelope(envelope: Record<string, unknown>): void {
+    if (this.listenerCount('delta') === 0) return;
+    const itemId = typeof envelope.item_id === 'string' ? envelope.item_id : undefined;
+    const attempt = typeof envelope.attempt === 'number' ? envelope.attempt : 1;
+    if (itemId === undefined) return;
+    if (envelope.type === 'item_started') {
+      const anchorSeq = typeof envelope.anchor_seq === 'number' ? envelope.anchor_seq : undefined;
+      this.#emit('delta', { type: 'item_started', itemId, attempt, anchorSeq });
+    } else if (envelope.type === 'item_aborted') {
+      const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;
+      this.#emit('delta', { type: 'item_aborted', itemId, attempt, reason });
+    } else if (typeof envelope.content === 'string') {
+      const order = typeof envelope.order === 'number' ? envelope.order : undefined;
+      const kind = envelope.kind === 'reasoning' ? 'reasoning' : 'text';
+      this.#emit('delta', { type: 'delta', itemId, attempt, order, kind, content: envelope.content });
+    }
+  }
+
+  /**
+   * A persisted event with its `seq`: delivered in `seq` order exactly once. A `seq` already delivered is a
+   * duplicate; one ahead of a gap is held until the gap fills, or the connection replays from the gap.
+   */
+  #onDurable(conn: Connection, seq: number, event: Event): void {
+    if (this.#lastSeq !== undefined && seq <= this.#lastSeq) return;
+    if (conn.nextSeq === undefined) conn.nextSeq = seq;
+    if (seq < conn.nextSeq) return;
+    if (seq > conn.nextSeq) {
+      conn.held.set(seq, event);
+      if (conn.held.size > Math.max(1000, this.#maxBuffered)) {
+        this.#abandon(conn, { reason: 'sequence-gap' });
+      } else if (conn.gapTimer === undefined) {
+        conn.gapTimer = setTimeout(() => {
+          conn.gapTimer = undefined;
+          if (!this.#isStale(conn) && conn.held.size > 0) this.#abandon(conn, { reason: 'sequence-gap' });
+        }, GAP_TIMEOUT);
+      }
+      return;
+    }
+    let next: Event | undefined = event;
+    let nextSeq = seq;
+    while (next !== undefined) {
+      conn.nextSeq = nextSeq + 1;
+      this.#lastSeq = nextSeq;
+      conn.held.delete(nextSeq);
+      const full = this.#deliver(next);
+      if (this.#isStale(conn)) return;
+      if (!conn.ready && isConversationStateUpdateEvent(next)) this.#becomeReady(conn, timestampOf(next));
+      if (full && this.#overflowing()) {
+        this.#onOverflow(conn);
+        return;
+      }
+      nextSeq += 1;
+      next = conn.held.get(nextSeq);
+    }
+    if (conn.held.size === 0 && conn.gapTimer !== undefined) {
+      clearTimeout(conn.gapTimer);
+      conn.gapTimer = undefined;
+    }
+  }
+
   #onSnapshot(conn: Connection, event: KnownEventMap['ConversationStateUpdateEvent']): void {
     this.#state = applyStateUpdate(undefined, event);
     this.#stateTimestamp = timestampOf(event);
     this.#emit('state', this.#state);
     if (conn.ready) return;
+    this.#becomeReady(conn, timestampOf(event));
+  }
+
+  /** The connection got its first state: `ready` resolves; the legacy socket catches up, the session socket is live. */
+  #becomeReady(conn: Connection, timestamp: string | undefined): void {
+    if (conn.ready) return;
     conn.ready = true;
     clearTimeout(conn.readyTimer);
     conn.readyTimer = undefined;
+    clearTimeout(conn.fallbackTimer);
+    conn.fallbackTimer = undefined;
     this.#readyConnections += 1;
-    const timestamp = timestampOf(event);
+    this.#outageSince = undefined;
     if (!this.#baseline && timestamp !== undefined) this.#baseline = { timestamp, eventIds: [] };
-    this.#resolveReady(this.#state);
+    this.#resolveReady(this.#state ?? {});
     for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
-    void this.#catchUp(conn);
+    if (conn.protocol === 'events') {
+      void this.#catchUp(conn);
+      return;
+    }
+    // The session socket replays in `seq` order itself: nothing to catch up.
+    conn.live = true;
+    this.#phase = 'live';
+    this.#attempt = 0;
+    this.#emitOpen(conn);
+  }
+
+  #emitOpen(conn: Connection): void {
+    this.#emit('open', {
+      connection: this.#readyConnections,
+      resumed: this.#readyConnections > 1,
+      auth: conn.auth,
+      serverVersion: conn.version,
+      protocol: conn.protocol,
+    });
   }
 
   /** Delivers the persisted events since the floor in order, then what the socket held back, then goes live. */
@@ -415,12 +724,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     conn.live = true;
     this.#phase = 'live';
     this.#attempt = 0;
-    this.#emit('open', {
-      connection: this.#readyConnections,
-      resumed: this.#readyConnections > 1,
-      auth: conn.auth,
-      serverVersion: conn.version,
-    });
+    this.#emitOpen(conn);
   }
 
   /**
@@ -456,13 +760,15 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         ),
       );
     } else if (code === NOT_FOUND) {
+      // Right after a server restart the dead process's conversation lease makes the new one answer 4004
+      // until it expires (up to 45 s) although the conversation exists: ask REST before giving up.
+      conn.abort = new AbortController();
+      void this.#classifyNotFound(conn, code, reason);
+    } else if (code === TRY_AGAIN_LATER && reason === CREDENTIAL_BINDING_REASON) {
       this.#fail(
-        new SubscriptionNotFoundError(
-          `The server closed the socket: ${code} ${reason || 'Conversation not found'}`,
-          {
-            closeCode: code,
-            closeReason: reason,
-          },
+        new SubscriptionCredentialBindingError(
+          `The server closed the socket: ${code} ${reason}. The conversation's credential binding must be activated before its events can be streamed: activate it (agent server credential-binding API, or the platform that started the conversation), then subscribe again.`,
+          { closeCode: code, closeReason: reason },
         ),
       );
     } else if (!conn.opened) {
@@ -476,6 +782,28 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         closeReason: reason,
       });
     }
+  }
+
+  /** Close 4004: fatal when REST says 404 too; while REST finds the conversation, wait for the lease. */
+  async #classifyNotFound(conn: Connection, code: number, reason: string): Promise<void> {
+    try {
+      await this.#ctx.probe(conn.abort.signal);
+    } catch (error) {
+      if (this.#phase === 'closed' || this.#conn !== conn) return;
+      if (isNotFoundError(error)) {
+        this.#fail(
+          new SubscriptionNotFoundError(
+            `The server closed the socket: ${code} ${reason || 'Conversation not found'}`,
+            { closeCode: code, closeReason: reason, cause: error },
+          ),
+        );
+      } else {
+        this.#retry(conn, { reason: 'error', closeCode: code, closeReason: reason, error });
+      }
+      return;
+    }
+    if (this.#phase === 'closed' || this.#conn !== conn) return;
+    this.#retry(conn, { reason: 'conversation-lease', closeCode: code, closeReason: reason });
   }
 
   /**
@@ -512,6 +840,17 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     if (this.#phase === 'closed' || this.#conn !== conn) return;
+    this.#refusals += 1;
+    if (this.#refusals >= REFUSALS_BEFORE_ENDPOINT_MISSING) {
+      const path = conn.protocol === 'session' ? '/sockets/session' : '/sockets/events';
+      this.#fail(
+        new SubscriptionEndpointNotFoundError(
+          `The server refused the WebSocket handshake on ${path} ${this.#refusals} times in a row while its REST API answers for the conversation: this server probably has no ${path} (handshake 404). Pass protocol: '${conn.protocol === 'session' ? 'events' : 'session'}' to use the other socket.`,
+          { closeCode: code, closeReason: reason },
+        ),
+      );
+      return;
+    }
     this.#retry(conn, { reason: 'closed', closeCode: code, closeReason: reason });
   }
 
@@ -616,6 +955,21 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     if (this.#phase === 'closed' || this.#conn !== conn) return;
     this.#conn = undefined;
     this.#attempt += 1;
+    const now = Date.now();
+    this.#outageSince ??= now;
+    const limit =
+      info.reason === 'conversation-lease'
+        ? Math.max(this.#reconnect.giveUpAfter, this.#reconnect.leaseTimeout)
+        : this.#reconnect.giveUpAfter;
+    if (now - this.#outageSince >= limit) {
+      this.#fail(
+        new SubscriptionConnectionError(
+          `Gave up: no working connection for ${now - this.#outageSince} ms (reconnect.giveUpAfter ${limit} ms; last: ${info.reason}${info.closeCode ? ` ${info.closeCode}` : ''})`,
+          { closeCode: info.closeCode, closeReason: info.closeReason, cause: info.error },
+        ),
+      );
+      return;
+    }
     if (this.#attempt > this.#reconnect.maxAttempts) {
       this.#fail(
         new SubscriptionConnectionError(
@@ -631,8 +985,9 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     }
     const delay = backoffDelay(this.#attempt, this.#reconnect, info.reason === 'overloaded');
     this.#phase = 'waiting';
-    this.#ctx.logger.info(
-      `subscription to ${this.#ctx.conversationId}: ${info.reason}${info.closeCode ? ` (${info.closeCode})` : ''}; reconnecting in ${delay} ms`,
+    // At warn, the default level: a subscription never waits in silence.
+    this.#ctx.logger.warn(
+      `subscription to ${this.#ctx.conversationId}: ${info.reason}${info.closeCode ? ` (${info.closeCode})` : ''}; reconnecting in ${delay} ms (attempt ${this.#attempt})`,
     );
     this.#emit('reconnecting', { ...info, attempt: this.#attempt, delay });
     this.#timer = setTimeout(() => {
@@ -673,6 +1028,11 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     conn.abort.abort();
     clearTimeout(conn.readyTimer);
     conn.readyTimer = undefined;
+    clearTimeout(conn.fallbackTimer);
+    conn.fallbackTimer = undefined;
+    clearTimeout(conn.gapTimer);
+    conn.gapTimer = undefined;
+    conn.held.clear();
     conn.pending = [];
     conn.live = false;
   }
@@ -785,6 +1145,13 @@ function validateOptions(options: SubscribeOptions): void {
   };
   positive(options.maxBufferedEvents, 'options.maxBufferedEvents');
   positive(options.readyTimeout, 'options.readyTimeout');
+  positive(options.readyFallback, 'options.readyFallback');
+  positive(options.reconnect?.giveUpAfter, 'options.reconnect.giveUpAfter', true);
+  positive(options.reconnect?.leaseTimeout, 'options.reconnect.leaseTimeout', true);
+  const { protocol } = options;
+  if (protocol !== undefined && !['auto', 'session', 'events'].includes(protocol)) {
+    throw invalid('options.protocol', `must be auto, session or events, got ${String(protocol)}`);
+  }
   positive(options.dedupeWindow, 'options.dedupeWindow');
   positive(options.reconnect?.initialDelay, 'options.reconnect.initialDelay');
   positive(options.reconnect?.maxDelay, 'options.reconnect.maxDelay');

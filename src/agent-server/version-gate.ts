@@ -17,6 +17,11 @@ export const AGENT_SERVER_FEATURES = {
     displayName: 'WebSocket authentication by X-Session-API-Key header',
     minVersion: '1.12.0',
   },
+  sessionSocket: {
+    feature: 'session-socket',
+    displayName: 'The /sockets/session protocol (sequence-numbered envelopes)',
+    minVersion: '1.45.0',
+  },
   websocketResumeSince: {
     feature: 'websocket-resume-since',
     displayName: 'Event stream resume from a timestamp (resend_mode=since)',

@@ -68,6 +68,21 @@ export function eventsSocketUrl(
   return url.toString();
 }
 
+/**
+ * `ws(s)://{host}{base_path}/sockets/session/{conversation_id}` (servers ≥ 1.45.0): envelopes with sequence
+ * numbers; `after_seq` replays the persisted events with a higher `seq` (-1: all), omitted means live only.
+ */
+export function sessionSocketUrl(
+  baseUrl: string,
+  conversationId: string,
+  query: Record<string, string>,
+): string {
+  return eventsSocketUrl(baseUrl, conversationId, query).replace(
+    `/sockets/events/${encodeURIComponent(conversationId)}`,
+    `/sockets/session/${encodeURIComponent(conversationId)}`,
+  );
+}
+
 /** The first-message auth frame (notes §2.2, 1.18.1). */
 export function authFrame(sessionApiKey: string): string {
   return JSON.stringify({ type: 'auth', session_api_key: sessionApiKey });

@@ -4,6 +4,7 @@ import {
   isAgentServerVersionError,
   isSubscriptionAuthenticationError,
   isSubscriptionConnectionError,
+  isSubscriptionEndpointNotFoundError,
   isSubscriptionError,
   isSubscriptionNotFoundError,
   isSubscriptionOverflowError,
@@ -418,11 +419,22 @@ describe('reconnecting and resuming', () => {
   it('a refused handshake with a healthy REST API is retried, up to maxAttempts', async () => {
     const id = refusingRest.store.addConversation().id;
     const client = new EventsClient({ baseUrl: refusingRest.baseUrl, logLevel: 'off', maxRetryDelay: 10 });
-    const sub = client.subscribe(id, { reconnect: { ...fast, maxAttempts: 3 } });
+    const sub = client.subscribe(id, { reconnect: { ...fast, maxAttempts: 1 } });
     const error = (await collect(sub, 1).catch((e: unknown) => e)) as SubscriptionError;
     expect(isSubscriptionConnectionError(error)).toBe(true);
-    expect(error.message).toContain('3 failed connection attempts');
-    expect(refused).toBe(4);
+    expect(error.message).toContain('1 failed connection attempts');
+    expect(refused).toBe(2);
+  });
+
+  it('a handshake refused again and again while REST answers is a typed endpoint error, not endless retry', async () => {
+    refused = 0;
+    const id = refusingRest.store.addConversation().id;
+    const client = new EventsClient({ baseUrl: refusingRest.baseUrl, logLevel: 'off', maxRetryDelay: 10 });
+    const sub = client.subscribe(id, { reconnect: fast });
+    const error = (await collect(sub, 1).catch((e: unknown) => e)) as SubscriptionError;
+    expect(isSubscriptionEndpointNotFoundError(error)).toBe(true);
+    expect(error.message).toMatch(/protocol: '(session|events)'/);
+    expect(refused).toBe(3);
   });
 });
 

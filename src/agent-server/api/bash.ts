@@ -17,7 +17,10 @@ export const BASH_OPERATIONS = {
     op('POST', `${R}/bash/execute_bash_command`, '1.58.0'),
   ],
   search: [op('GET', '/api/bash/bash_events/search'), op('GET', `${R}/bash/bash_events/search`, '1.58.0')],
-  get: [op('GET', '/api/bash/bash_events/{event_id}'), op('GET', `${R}/bash/bash_events/{event_id}`, '1.58.0')],
+  get: [
+    op('GET', '/api/bash/bash_events/{event_id}'),
+    op('GET', `${R}/bash/bash_events/{event_id}`, '1.58.0'),
+  ],
   clear: [op('DELETE', '/api/bash/bash_events'), op('DELETE', `${R}/bash/bash_events`, '1.58.0')],
   stop: [
     op('POST', '/api/bash/bash_commands/{command_id}/stop', '1.58.0'),

@@ -1,13 +1,13 @@
 import type { RequestOptions } from '../../core/options.js';
 import type { QueryValue } from '../../core/transport.js';
 import { requireUuid } from '../../core/validate.js';
+import { invalid } from '../invalid.js';
+import type { Page } from '../paginate.js';
 import type { ApiContext } from './api-context.js';
 import { arrayOf, shape } from './decode.js';
 import { baseName, type UploadData, uploadForm } from './file-body.js';
 import { type Operation, op } from './operation.js';
 import { optionalBoolean, optionalInt, optionalString, requireAbsolutePath } from './paths.js';
-import { invalid } from '../invalid.js';
-import type { Page } from '../paginate.js';
 
 const R = '/api/conversations/{runtime_conversation_id}';
 
@@ -181,7 +181,11 @@ export class FilesApi {
         const outer = decodeSubdirs(input);
         if (!outer.success) return outer;
         const items = checkSubdirItems(outer.data.items);
-        if (!items.success) return { success: false, error: { issues: items.error.issues.map((i) => ({ ...i, path: ['items', ...i.path] })) } };
+        if (!items.success)
+          return {
+            success: false,
+            error: { issues: items.error.issues.map((i) => ({ ...i, path: ['items', ...i.path] })) },
+          };
         return outer;
       },
       options,

@@ -80,7 +80,11 @@ export class GitApi {
   }
 
   /** Changed files of the repository at `path`, against `ref` (default: the upstream branch). */
-  async changes(path: string, query: { ref?: string } = {}, options: RequestOptions = {}): Promise<GitChange[]> {
+  async changes(
+    path: string,
+    query: { ref?: string } = {},
+    options: RequestOptions = {},
+  ): Promise<GitChange[]> {
     requireNonEmptyString(path, 'path');
     return this.#api.call(this.#pick(GIT_OPERATIONS.changes), {
       params: this.#params(),
@@ -112,7 +116,11 @@ export class GitApi {
   }
 
   /** Recent commits of the repository at `path`, newest first. */
-  async commits(path: string, query: { limit?: number } = {}, options: RequestOptions = {}): Promise<GitCommitsPage> {
+  async commits(
+    path: string,
+    query: { limit?: number } = {},
+    options: RequestOptions = {},
+  ): Promise<GitCommitsPage> {
     requireNonEmptyString(path, 'path');
     return this.#api.call(this.#pick(GIT_OPERATIONS.commits), {
       params: this.#params(),
@@ -135,7 +143,10 @@ export class GitApi {
   }
 
   /** Repositories of a git provider the server holds a token for (server-wide only). */
-  async searchRepositories(search: GitRepositorySearch, options: RequestOptions = {}): Promise<GitRepositoryPage> {
+  async searchRepositories(
+    search: GitRepositorySearch,
+    options: RequestOptions = {},
+  ): Promise<GitRepositoryPage> {
     requireNonEmptyString(search?.provider, 'search.provider');
     return this.#api.call(GIT_OPERATIONS.searchRepositories, {
       query: {

@@ -1,6 +1,7 @@
 // A deterministic OpenAI-compatible chat-completions server on loopback, scripted per test. The real agent
-// server's LLM `base_url` points at it. The step of a conversation is the number of `role: "tool"` messages
-// in the request (every tool call the agent ran answered once), so a script is a list of replies by step.
+// server's LLM `base_url` points at it. A script is a list of replies, one per request that offers tools,
+// in order from the last `script()` call (a count, not the history's length: condensation shortens the
+// history). Requests without tools (titles, summaries, side questions) get plain text and take no step.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,14 +14,13 @@ export interface ToolCall {
 export type Reply =
   | { readonly toolCalls: readonly ToolCall[]; readonly content?: string }
   | { readonly text: string }
-  | { readonly fail: { readonly status: number; readonly message: string } }
-  | { readonly condense: string };
+  | { readonly fail: { readonly status: number; readonly message: string } };
 
 export interface FakeLlm {
   readonly baseUrl: string;
   /** Requests received, newest last (the parsed JSON bodies). */
   readonly requests: readonly Record<string, unknown>[];
-  /** Replace the script; steps past its end answer with the `finish` tool. */
+  /** Replace the script and start it from its first reply; steps past its end answer with the `finish` tool. */
   script(replies: readonly Reply[]): void;
   /** Wait until a request is received (e.g. to kill the agent server mid-run); bounded. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
@@ -55,12 +55,6 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function toolStep(body: Record<string, unknown>): number {
-  const messages = Array.isArray(body.messages) ? (body.messages as { role?: string }[]) : [];
-  // Steps count assistant turns answered: one per assistant message carrying tool calls.
-  return messages.filter((message) => message.role === 'assistant').length;
-}
-
 function completion(model: string, message: Record<string, unknown>, finishReason: string, id: number) {
   return {
     id: `chatcmpl-fake-${id}`,
@@ -93,6 +87,7 @@ function streamChunks(model: string, text: string, id: number): string {
 
 export async function startFakeLlm(initial: readonly Reply[] = BASIC_RUN): Promise<FakeLlm> {
   let replies = initial;
+  let step = 0;
   const requests: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
   let held: (() => void)[] | undefined;
@@ -115,7 +110,7 @@ export async function startFakeLlm(initial: readonly Reply[] = BASIC_RUN): Promi
     const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
     // Requests without tools (titles, side questions, condensation summaries) get plain text.
     const reply: Reply = hasTools
-      ? (replies[toolStep(body)] ?? { toolCalls: [finish('Done.')] })
+      ? (replies[step++] ?? { toolCalls: [finish('Done.')] })
       : { text: 'A short answer.' };
     if ('fail' in reply) {
       response.writeHead(reply.fail.status, { 'content-type': 'application/json' }).end(
@@ -125,7 +120,7 @@ export async function startFakeLlm(initial: readonly Reply[] = BASIC_RUN): Promi
       );
       return;
     }
-    const text = 'text' in reply ? reply.text : 'condense' in reply ? reply.condense : undefined;
+    const text = 'text' in reply ? reply.text : undefined;
     if (body.stream === true) {
       response
         .writeHead(200, { 'content-type': 'text/event-stream' })
@@ -156,6 +151,7 @@ export async function startFakeLlm(initial: readonly Reply[] = BASIC_RUN): Promi
     requests,
     script(next) {
       replies = next;
+      step = 0;
     },
     async waitForRequests(count, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;

@@ -44,6 +44,8 @@ export interface StartOptions {
   readonly stream?: boolean;
   readonly confirm?: boolean;
   readonly tools?: readonly string[];
+  /** Summarise the history once it passes a few events (an `LLMSummarizingCondenser` on the same fake LLM). */
+  readonly condense?: boolean;
 }
 
 /** The StartConversationRequest body the suite sends (older servers ignore keys they do not know). */
@@ -67,6 +69,22 @@ export function startBody(server: RealAgentServer, llm: FakeLlm, options: StartO
         params: name === 'terminal' ? { terminal_type: 'subprocess' } : {},
       })),
       include_default_tools: ['FinishTool', 'ThinkTool'],
+      ...(options.condense
+        ? {
+            condenser: {
+              kind: 'LLMSummarizingCondenser',
+              llm: {
+                model: 'openai/conformance-fake',
+                base_url: llm.baseUrl,
+                api_key: 'sk-conformance-fake',
+                usage_id: 'condenser',
+                num_retries: 0,
+              },
+              max_size: 6,
+              keep_first: 1,
+            },
+          }
+        : {}),
     },
     workspace: { kind: 'LocalWorkspace' as const, working_dir: server.workspaceDir },
     initial_message: { role: 'user', content: [{ type: 'text', text: options.text ?? 'go' }], run: true },
@@ -166,6 +184,13 @@ export const SCENARIOS: Record<string, { replies: readonly Reply[]; options?: St
     options: { confirm: true },
   },
   textOnly: { replies: [{ text: 'Nothing to do: here is the answer.' }] },
+  condensation: {
+    replies: [
+      ...Array.from({ length: 8 }, (_, step) => ({ toolCalls: [think(`step ${step}`)] })),
+      { toolCalls: [finish('condensed')] },
+    ],
+    options: { condense: true },
+  },
   streamed: { replies: [{ text: 'Streamed answer in several words.' }], options: { stream: true } },
 };
 

@@ -45,12 +45,13 @@ const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 
 describe.each([
   ['1.11.4', 'resend_all + REST backfill, query auth'],
   ['1.25.0', 'resend_mode=since, first-message auth'],
+  ['1.58.0', '/sockets/session, after_seq'],
 ])('server %s (%s) killed and restarted mid-stream while it publishes', (version) => {
   it('delivers every event exactly once and in order', async () => {
     const server = await start(version);
     const { store } = server;
     const id = store.addConversation().id;
-    const next = random(version === '1.11.4' ? 11 : 25);
+    const next = random(version === '1.11.4' ? 11 : version === '1.25.0' ? 25 : 58);
     // Some history first: the subscription starts from the beginning of the conversation.
     for (let i = 0; i < 120; i += 1) store.publish(id, store.message(`history ${i}`));
 
@@ -62,6 +63,8 @@ describe.each([
     sub.on('reconnecting', () => {
       reconnects += 1;
     });
+    const protocols = new Set<string>();
+    sub.on('open', (info) => protocols.add(info.protocol));
     const received: string[] = [];
     const consumer = (async () => {
       for await (const event of sub) received.push(event.id as string);
@@ -94,6 +97,7 @@ describe.each([
     expect(reconnects).toBeGreaterThanOrEqual(kills);
     expect(new Set(received).size).toBe(received.length);
     expect(received).toEqual(expected);
+    expect([...protocols]).toEqual([version === '1.58.0' ? 'session' : 'events']);
   }, 60_000);
 });
 

@@ -11,6 +11,7 @@ export { type AgentServerSocketHandlersOptions, agentServerSocketHandlers } from
 export {
   decideHandshake,
   EventSocketSession,
+  isSessionSocketPath,
   type SocketPeer,
   type SocketSimulationOptions,
 } from './socket-session.js';

@@ -35,12 +35,23 @@ export function decideHandshake(
   return atLeast(options.version, [1, 18, 1]) ? 'accept' : 'refuse';
 }
 
+/** True when `url` is the session socket, `/sockets/session/{id}` (servers ≥ 1.45.0). */
+export function isSessionSocketPath(url: URL): boolean {
+  return /^\/sockets\/session\/[^/]+$/.test(url.pathname);
+}
+
 /**
- * The server side of `/sockets/events/{conversation_id}` after the handshake, as the agent server runs it
+ * The server side of `/sockets/events/{conversation_id}` or `/sockets/session/{conversation_id}` after the
+ * handshake, as the agent server runs it
  * (notes §2.1-§2.2; SDK `sockets.py`): first-message auth when no key came with the handshake, 4004 for an
  * unknown conversation, 1013 above the subscriber cap, a `full_state` snapshot first, then the requested
  * resend page by page while live events interleave, and client frames turned into user messages that run
  * the agent.
+ *
+ * On `/sockets/session` (servers ≥ 1.45.0), as the newest real server does: the same auth and close codes, then
+ * a `sync` envelope, the persisted events with `seq > after_seq` as `durable` envelopes (none when `after_seq`
+ * is omitted; all for -1), a `transient` `full_state`, then live `durable` (with `seq`, the index in the log)
+ * and `transient` envelopes; a bad client frame gets an `error` envelope.
  */
 export class EventSocketSession {
   readonly #peer: SocketPeer;
@@ -52,12 +63,14 @@ export class EventSocketSession {
   #unsubscribe: (() => void) | undefined;
   #authTimer: ReturnType<typeof setTimeout> | undefined;
   #resendTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #session: boolean;
 
   constructor(peer: SocketPeer, url: URL, headerKey: string | undefined, options: SocketSimulationOptions) {
     this.#peer = peer;
     this.#url = url;
     this.#options = options;
     this.#conversationId = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    this.#session = isSessionSocketPath(url);
     this.#authenticated =
       options.sessionApiKey === undefined ||
       legacyKey(url, headerKey, options.version) === options.sessionApiKey;
@@ -97,6 +110,10 @@ export class EventSocketSession {
     const record = data as { type?: unknown; role?: unknown; content?: unknown } | undefined;
     if (record?.type === 'auth' && atLeast(this.#options.version, [1, 22, 1])) return;
     if (typeof record?.role !== 'string' || !Array.isArray(record.content)) {
+      if (this.#session) {
+        this.#sendRaw({ type: 'error', code: 'ValidationError', detail: 'Invalid message frame' });
+        return;
+      }
       // notes §2.2 (1.16.0): bad frames get a ServerErrorEvent; before, they were only logged.
       if (atLeast(this.#options.version, [1, 16, 0])) {
         this.#send({
@@ -147,10 +164,52 @@ export class EventSocketSession {
       this.#close(1013, 'Too many connections for this conversation');
       return;
     }
+    if (this.#session) {
+      this.#subscribeSession(conversation.id);
+      return;
+    }
     this.#unsubscribe = store.subscribe(conversation.id, (event) => this.#send(event));
     this.#send(store.fullState(conversation.id));
     const since = this.#resendSince();
     if (since !== undefined) this.#resendPage(conversation.id, since === 'all' ? undefined : since, null);
+  }
+
+  /** The session protocol: sync, the replay after `after_seq`, a transient snapshot, then live envelopes. */
+  #subscribeSession(conversationId: string): void {
+    const { store } = this.#options;
+    const conversation = store.getConversation(conversationId);
+    if (!conversation) return;
+    const raw = this.#url.searchParams.get('after_seq');
+    const afterSeq = raw === null || !/^-?\d+$/.test(raw) ? undefined : Number(raw);
+    // The replay runs synchronously here, so no live event can interleave with it.
+    this.#unsubscribe = store.subscribe(conversationId, (event, persisted) => {
+      if (persisted)
+        this.#sendRaw({ type: 'durable', seq: conversation.events.length - 1, event: this.#dump(event) });
+      else this.#sendRaw({ type: 'transient', event: this.#dump(event) });
+    });
+    const last = conversation.events.length - 1;
+    if (afterSeq === undefined) {
+      this.#sendRaw({ type: 'sync', through_seq: last });
+    } else {
+      this.#sendRaw({ type: 'sync', from_seq: afterSeq, through_seq: last });
+      for (let seq = Math.max(0, afterSeq + 1); seq <= last; seq += 1) {
+        this.#sendRaw({ type: 'durable', seq, event: this.#dump(conversation.events[seq] as StoredEvent) });
+      }
+    }
+    this.#sendRaw({ type: 'transient', event: this.#dump(store.fullState(conversationId)) });
+  }
+
+  #dump(event: StoredEvent): unknown {
+    return atLeast(this.#options.version, [1, 31, 2]) ? withoutNulls(event) : event;
+  }
+
+  #sendRaw(value: unknown): void {
+    if (this.#closed) return;
+    try {
+      this.#peer.send(JSON.stringify(value));
+    } catch {
+      this.onClose();
+    }
   }
 
   /** notes §2.2: `resend_mode=all|since` from 1.15.0; `resend_all=true` on every version. */

@@ -1,10 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer, WebSocket as WsSocket } from 'ws';
-import { decideHandshake, EventSocketSession, type SocketSimulationOptions } from './socket-session.js';
+import {
+  decideHandshake,
+  EventSocketSession,
+  isSessionSocketPath,
+  type SocketSimulationOptions,
+} from './socket-session.js';
+import { versionAtLeast } from './versions.js';
 
 /**
- * The agent server's `/sockets/events/{id}` on a real `ws` server (notes §2.1): 404 for other paths, the
+ * The agent server's `/sockets/events/{id}` (and `/sockets/session/{id}` on servers ≥ 1.45.0) on a real `ws`
+ * server: 404 for other paths, the
  * handshake refused with HTTP 403 where the server would close before accept, else an `EventSocketSession`.
  * Shared by `serveAgentServer` and the simulator. `sockets` tracks the open connections.
  */
@@ -19,7 +26,8 @@ export function upgradeEventSocket(
   onAccept: () => void = () => undefined,
 ): void {
   const url = new URL(request.url ?? '/', `http://${host}`);
-  if (!/^\/sockets\/events\/[^/]+$/.test(url.pathname)) {
+  const session = isSessionSocketPath(url) && versionAtLeast(simulation.version, [1, 45, 0]);
+  if (!session && !/^\/sockets\/events\/[^/]+$/.test(url.pathname)) {
     duplex.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     return;
   }

@@ -40,6 +40,11 @@ export class ApiContext {
     readonly addSecret: (value: string | undefined) => void,
   ) {}
 
+  /** Never shows the transport's settings (they may hold credentials in headers). */
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.transport.baseUrl };
+  }
+
   async call<T = unknown>(operation: Operation, call: OperationCall<T> = {}): Promise<T> {
     const path = fillPath(operation.path, call.params ?? {});
     const { options = {} } = call;

@@ -15,6 +15,8 @@ export const WORKSPACES_OPERATIONS = {
 
 /** OpenAPI `WorkspaceItem` / `WorkspaceParentItem`. */
 export interface WorkspaceItem {
+  id?: string;
+  name?: string;
   path: string;
   [field: string]: unknown;
 }
@@ -55,7 +57,7 @@ export class WorkspacesApi {
 
   addParents(parents: readonly WorkspaceItem[], options: RequestOptions = {}): Promise<WorkspacesList> {
     return this.api.call(WORKSPACES_OPERATIONS.addParents, {
-      json: { workspaceParents: items(parents, 'parents') },
+      json: { parents: items(parents, 'parents') },
       decode: decodeList,
       options,
     });

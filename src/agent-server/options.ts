@@ -7,7 +7,7 @@ export interface AgentServerClientOptions extends ClientOptions {
   /** `{base_url}` of the agent server, e.g. `http://localhost:8000`. */
   baseUrl: string;
   /** Sent as `X-Session-API-Key` (notes §1.1: the only REST auth the agent server accepts). */
-  sessionApiKey?: Credential;
+  sessionApiKey?: Credential | undefined;
 }
 
 /** Transport settings of the agent-server clients: `X-Session-API-Key` auth, the key registered as a secret. */
@@ -29,7 +29,7 @@ export function sessionKeyTransport(
  */
 interface SharedState {
   secrets: SecretRegistry;
-  serverInfo?: unknown;
+  serverInfo?: unknown | undefined;
 }
 
 const SHARED = new WeakMap<object, SharedState>();

@@ -7,38 +7,38 @@ export type Credential = string | (() => string | Promise<string>);
 /** Options every client accepts (each client adds its own credentials). */
 export interface ClientOptions {
   /** Base URL of the service; may carry a path (it is joined as a string, never resolved). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Per-attempt timeout in milliseconds. Default 60 000. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Bound on the whole call, retries and waits included, in milliseconds. Default: none. */
-  totalTimeout?: number;
+  totalTimeout?: number | undefined;
   /** Automatic retries of idempotent calls (GET, PUT, DELETE, HEAD). Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Longest wait before a retry, in milliseconds, including a server's `Retry-After`. Default 60 000. */
-  maxRetryDelay?: number;
+  maxRetryDelay?: number | undefined;
   /** A `fetch` implementation (default: the global one). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Where log lines go (default: `console`); every line is redacted first. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Default `warn`. */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /**
    * Largest body of a successful answer, in bytes; a larger one fails with `ResponseTooLargeError` as soon as
    * it passes the limit. Default 16 MiB. Error answers are read up to 64 KiB, the rest dropped.
    */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
 }
 
 /** Options of a single call. */
 export interface RequestOptions {
   /** Cancels the call (and any retry wait) with `APIUserAbortError`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides the client's per-attempt timeout for this call. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Extra headers for this call. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /**

@@ -5,5 +5,5 @@ export interface PlatformClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** `{app_url}` of the platform web application. */
   appUrl: string;
   /** Sent as `X-Session-API-Key` (spec 5.2). */
-  sessionApiKey?: Credential;
+  sessionApiKey?: Credential | undefined;
 }

@@ -57,35 +57,35 @@ export const ADMIN_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export interface RuntimeAdminClientOptions extends ClientOptions {
   /** `{runtime_api_url}`; default `RUNTIME_API_URL`. E.g. `https://runtime-api.example.com`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Admin password for the PBKDF2 challenge-response login (spec 5.3); default `ADMIN_PASSWORD`. */
-  adminPassword?: Credential;
+  adminPassword?: Credential | undefined;
   /**
    * A pre-obtained admin JWT: used instead of the login handshake. When the service refuses it (401) and an
    * admin password is configured, the client logs in.
    */
-  adminToken?: Credential;
+  adminToken?: Credential | undefined;
   /**
    * A regular API key, sent as `X-API-Key` to `GET /api/warm-runtime-configs`; default `API_KEY`. Without one
    * the client logs in and uses the key named `default` (spec 4.2).
    */
-  apiKey?: Credential;
+  apiKey?: Credential | undefined;
   /** Read `RUNTIME_API_URL`, `ADMIN_PASSWORD` and `API_KEY` for missing options. Default true. */
-  env?: boolean;
+  env?: boolean | undefined;
   /**
    * Log in again this long before the JWT's expiry, in ms. Default 60 000. For a token that lives less than
    * twice the margin, half its lifetime is used instead, so short-lived tokens are still reused.
    */
-  tokenRefreshMargin?: number;
+  tokenRefreshMargin?: number | undefined;
   /** PBKDF2 implementation of the login; default `auto` (WebCrypto when present, else @noble/hashes). */
-  pbkdf2Engine?: Pbkdf2Engine;
+  pbkdf2Engine?: Pbkdf2Engine | undefined;
   /**
    * Most PBKDF2 iterations an admin challenge may ask for; more is `Pbkdf2IterationsError` before hashing.
    * Default 10 000 000.
    */
-  maxPbkdf2Iterations?: number;
+  maxPbkdf2Iterations?: number | undefined;
   /** The clock, in ms since the epoch (for tests). Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** The answer to a save: the configuration as stored. */

@@ -1,0 +1,158 @@
+// The subscriber against the real agent servers of the matrix, on both live protocols where a version has
+// them (`/sockets/session` from 1.45.0, `/sockets/events` on every version): the server killed and restarted
+// mid-run (every persisted event exactly once and in the server's log order), and streamed output (deltas
+// of the latest attempt, concatenated, equal the final message).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AGENT_SERVER_FEATURES,
+  ConversationsClient,
+  type Event,
+  EventsClient,
+  type StreamDelta,
+  supportsFeature,
+} from '../../src/index.js';
+import { requirePeer, versionsUnderTest } from '../peers/peers.js';
+import { persistedLogOrder, type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
+import { type FakeLlm, finish, startFakeLlm, terminal, think } from './support/fake-llm.js';
+import { compareVersions } from './support/record.js';
+import { startBody } from './support/scenarios.js';
+
+for (const { version } of versionsUnderTest('agent-server')) {
+  const venv = requirePeer('agent-server', version);
+  const protocols = supportsFeature(version, AGENT_SERVER_FEATURES.sessionSocket)
+    ? (['session', 'events'] as const)
+    : (['events'] as const);
+
+  describe.skipIf(venv === undefined)(`real agent server ${version}: live protocols`, () => {
+    let server: RealAgentServer;
+    let llm: FakeLlm;
+    let events: EventsClient;
+    let conversations: ConversationsClient;
+
+    beforeAll(async () => {
+      llm = await startFakeLlm();
+      server = await startRealAgentServer(venv as string, version);
+      const options = { baseUrl: server.url, sessionApiKey: server.sessionApiKey, logLevel: 'off' as const };
+      events = new EventsClient(options);
+      conversations = new ConversationsClient(options);
+    });
+
+    afterAll(async () => {
+      await server?.close();
+      await llm?.close();
+    });
+
+    it.each(protocols)(
+      '%s: killed and restarted mid-run, every persisted event once, in log order',
+      async (protocol) => {
+        llm.script([
+          { toolCalls: [terminal('echo before-the-crash')] },
+          { toolCalls: [think('after the restart')] },
+          { toolCalls: [finish('done')] },
+        ]);
+        const requestsBefore = llm.requests.length;
+        const body = startBody(server, llm);
+        const info = await conversations.start({ agent: body.agent, workspace: body.workspace });
+        const received: Event[] = [];
+        const opened: string[] = [];
+        const subscription = events.subscribe(info.id, {
+          protocol,
+          history: true,
+          reconnect: { initialDelay: 100, maxDelay: 1000, giveUpAfter: 120_000, leaseTimeout: 120_000 },
+        });
+        subscription.on('open', (open) => opened.push(open.protocol));
+        const following = (async () => {
+          for await (const event of subscription) {
+            received.push(event);
+            const observation = (event as { observation?: { kind?: string } }).observation;
+            if (event.kind === 'ObservationEvent' && observation?.kind === 'FinishObservation') return;
+          }
+        })();
+        await subscription.ready;
+        await events.send(info.id, { role: 'user', content: [{ type: 'text', text: 'go' }], run: true });
+        await llm.waitForRequests(requestsBefore + 1);
+        llm.hold();
+        try {
+          await llm.waitForRequests(requestsBefore + 2);
+          await server.kill();
+        } finally {
+          llm.release();
+        }
+        await server.restart();
+        // A restarted server marks a run it finds on disk as errored; the run goes on only when asked.
+        await conversations.run(info.id);
+        await Promise.race([
+          following,
+          new Promise((_, reject) =>
+            setTimeout(
+              () => reject(new Error(`no FinishObservation within 120 s\n${server.log().slice(-2000)}`)),
+              120_000,
+            ),
+          ),
+        ]);
+        subscription.close();
+
+        expect(new Set(opened)).toEqual(new Set([protocol]));
+        expect(opened.length).toBeGreaterThan(1);
+        const logOrder = persistedLogOrder(server, info.id);
+        const persisted = new Set(logOrder);
+        const delivered = received.map((event) => String(event.id)).filter((id) => persisted.has(id));
+        expect(new Set(delivered).size).toBe(delivered.length);
+        const lastIndex = logOrder.indexOf(String(received.at(-1)?.id));
+        expect(lastIndex).toBeGreaterThan(0);
+        expect(delivered).toEqual(logOrder.slice(0, lastIndex + 1));
+      },
+      240_000,
+    );
+
+    it.each(protocols)(
+      '%s: streamed output arrives as deltas, never as events; their text equals the final message',
+      async (protocol) => {
+        const text = 'Streamed answer in several words.';
+        llm.script([{ text }]);
+        const body = startBody(server, llm, { stream: true });
+        const info = await conversations.start({ agent: body.agent, workspace: body.workspace });
+        const deltas: StreamDelta[] = [];
+        const received: Event[] = [];
+        const subscription = events.subscribe(info.id, { protocol, history: true });
+        subscription.on('delta', (delta) => deltas.push(delta));
+        const following = (async () => {
+          for await (const event of subscription) {
+            received.push(event);
+            const role = (event as { llm_message?: { role?: string } }).llm_message?.role;
+            if (event.kind === 'MessageEvent' && role === 'assistant') return;
+          }
+        })();
+        await subscription.ready;
+        await events.send(info.id, { role: 'user', content: [{ type: 'text', text: 'go' }], run: true });
+        await following;
+        subscription.close();
+
+        expect(received.map((event) => event.kind)).not.toContain('StreamingDeltaEvent');
+        const final = received.at(-1) as { llm_message: { content: { text?: string }[] } };
+        expect(final.llm_message.content.map((c) => c.text ?? '').join('')).toBe(text);
+        // What a user sees: per item, the text deltas of its latest attempt in order.
+        const items = new Map<string, { attempt: number; parts: string[] }>();
+        for (const delta of deltas) {
+          if (delta.type !== 'delta' || delta.kind !== 'text') continue;
+          const key = delta.itemId ?? 'legacy';
+          const item = items.get(key);
+          if (!item || delta.attempt > item.attempt)
+            items.set(key, { attempt: delta.attempt, parts: [delta.content] });
+          else if (delta.attempt === item.attempt) item.parts.push(delta.content);
+        }
+        // Servers that stream: StreamingDeltaEvent frames on /sockets/events from 1.18.1 (the recorded corpus);
+        // item_started/delta envelopes on /sockets/session in 1.58.0 (1.45.0 sent none).
+        const streams =
+          protocol === 'events'
+            ? compareVersions(version, '1.18.1') >= 0
+            : compareVersions(version, '1.58.0') >= 0;
+        if (streams) expect(deltas.length).toBeGreaterThan(0);
+        if (deltas.length > 0) {
+          expect([...items.values()].map((item) => item.parts.join(''))).toEqual([text]);
+        }
+      },
+      120_000,
+    );
+  });
+}

@@ -1,5 +1,5 @@
 import { AgentPlatformError, brandErrorClass, errorGuard } from '../core/errors.js';
-import type { ErrorClassification } from '../models/index.js';
+import type { AgentErrorEvent, ConversationErrorEvent, ErrorClassification } from '../models/index.js';
 
 /** notes §6: the code the platform's own clients use for a feature the backend is too old for. */
 export const AGENT_SERVER_VERSION_TOO_OLD = 'AGENT_SERVER_VERSION_TOO_OLD';
@@ -124,6 +124,39 @@ export class SubscriptionServerError extends SubscriptionError {
 brandErrorClass(SubscriptionServerError, 'SubscriptionServerError');
 
 /**
+ * An error the conversation recorded as an event (ConversationErrorEvent: the run failed; AgentErrorEvent: a
+ * tool call failed and the agent goes on), as a throwable error: `retryable` comes from the event's
+ * `classification` (servers since 1.40), `undefined` when the server sent none. Build one with
+ * `conversationEventError(event)`.
+ */
+export class ConversationEventError extends AgentPlatformError {
+  override readonly code = 'CONVERSATION_ERROR_EVENT';
+  readonly eventId: string;
+  readonly eventKind: 'ConversationErrorEvent' | 'AgentErrorEvent';
+  readonly classification: ErrorClassification | undefined;
+  readonly retryable: boolean | undefined;
+  constructor(event: ConversationErrorEvent | AgentErrorEvent) {
+    super(
+      event.kind === 'ConversationErrorEvent'
+        ? `The conversation failed: ${event.code}: ${event.detail}`
+        : `The tool call ${event.tool_name} failed: ${event.error}`,
+    );
+    this.eventId = event.id;
+    this.eventKind = event.kind;
+    this.classification = event.classification ?? undefined;
+    this.retryable = this.classification?.retryable;
+  }
+}
+brandErrorClass(ConversationEventError, 'ConversationEventError');
+
+/** A ConversationEventError for a ConversationErrorEvent or AgentErrorEvent. */
+export function conversationEventError(
+  event: ConversationErrorEvent | AgentErrorEvent,
+): ConversationEventError {
+  return new ConversationEventError(event);
+}
+
+/**
  * Close 1013 `credential_binding_activation_required`: the conversation's credential binding must be activated
  * before the server streams its events. Fatal: activate the binding (the credential-binding API of the agent
  * server, or the platform that started the conversation) and subscribe again.
@@ -164,6 +197,7 @@ export const isSubscriptionOverflowError = errorGuard<SubscriptionOverflowError>
 export const isSubscriptionConnectionError = errorGuard<SubscriptionConnectionError>(
   'SubscriptionConnectionError',
 );
+export const isConversationEventError = errorGuard<ConversationEventError>('ConversationEventError');
 export const isSubscriptionServerError = errorGuard<SubscriptionServerError>('SubscriptionServerError');
 export const isSubscriptionCredentialBindingError = errorGuard<SubscriptionCredentialBindingError>(
   'SubscriptionCredentialBindingError',

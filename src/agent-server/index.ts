@@ -3,6 +3,25 @@
  * and conversations (lifecycle, search, waiting for a status), the version gate and their errors.
  */
 
+export { AgentServerClient, type RawRequest } from './agent-server-client.js';
+export type { BashCommand, BashCommandRequest, BashEvent, BashEventSearch, BashOutput } from './api/bash.js';
+export type { ConversationHandle } from './api/conversation-handle.js';
+export type { ConversationRuntime, CreateConversationRequest, ForkRequest } from './api/conversations.js';
+export type { UploadData } from './api/file-body.js';
+export type {
+  ArchiveOptions,
+  DownloadOptions,
+  FileUploadResult,
+  HomeDirectory,
+  Subdirectory,
+} from './api/files.js';
+export type { GitChange, GitChangeStatus, GitCommit, GitCommitsPage, GitDiff } from './api/git.js';
+export type { Operation, OperationTable } from './api/operation.js';
+export { AGENT_SERVER_OPERATIONS, EXCLUDED_OPERATIONS } from './api/operations.js';
+export type { SecretItem } from './api/secrets.js';
+export type { HealthStatus, InitRequest, InitStatus } from './api/server.js';
+export type { Settings } from './api/settings.js';
+export type { JsonObject } from './api/types.js';
 export type { ConversationInfo } from './conversation-info.js';
 export {
   type AgentSpec,
@@ -17,7 +36,10 @@ export {
   AGENT_SERVER_VERSION_TOO_OLD,
   AgentServerVersionError,
   type AgentServerVersionErrorInit,
+  ConversationEventError,
+  conversationEventError,
   isAgentServerVersionError,
+  isConversationEventError,
   isSubscriptionAuthenticationError,
   isSubscriptionConnectionError,
   isSubscriptionCredentialBindingError,
@@ -67,16 +89,3 @@ export {
 export type { WaitUntilOptions } from './wait-until.js';
 export type { WebSocketConstructor, WebSocketLike } from './web-socket.js';
 export type { WebSocketAuthMode } from './ws-auth.js';
-export { AgentServerClient, type RawRequest } from './agent-server-client.js';
-export type { BashCommand, BashCommandRequest, BashEvent, BashEventSearch, BashOutput } from './api/bash.js';
-export type { ConversationHandle } from './api/conversation-handle.js';
-export type { ConversationRuntime, CreateConversationRequest, ForkRequest } from './api/conversations.js';
-export type { ArchiveOptions, DownloadOptions, FileUploadResult, HomeDirectory, Subdirectory } from './api/files.js';
-export type { UploadData } from './api/file-body.js';
-export type { GitChange, GitChangeStatus, GitCommit, GitCommitsPage, GitDiff } from './api/git.js';
-export type { Operation, OperationTable } from './api/operation.js';
-export { AGENT_SERVER_OPERATIONS, EXCLUDED_OPERATIONS } from './api/operations.js';
-export type { InitRequest, InitStatus, HealthStatus } from './api/server.js';
-export type { Settings } from './api/settings.js';
-export type { SecretItem } from './api/secrets.js';
-export type { JsonObject } from './api/types.js';

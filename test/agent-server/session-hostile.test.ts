@@ -436,3 +436,27 @@ describe('/sockets/session against a hostile server', () => {
     sub.close();
   });
 });
+
+describe('errors built from error events', () => {
+  it('carry the classification and surface retryable', async () => {
+    const { conversationEventError, isConversationEventError } = await import(
+      '../../src/agent-server/errors.js'
+    );
+    const { parseEvent } = await import('../../src/models/index.js');
+    const failed = parseEvent({
+      id: 'e1',
+      timestamp: '2026-11-23T10:00:00',
+      source: 'environment',
+      code: 'RateLimitError',
+      detail: 'slow down',
+      classification: { kind: 'rate_limit', retryable: true, user_action: 'retry' },
+      kind: 'ConversationErrorEvent',
+    }) as import('../../src/models/index.js').ConversationErrorEvent;
+    const error = conversationEventError(failed);
+    expect(isConversationEventError(error)).toBe(true);
+    expect(error).toMatchObject({ retryable: true, eventId: 'e1', classification: { kind: 'rate_limit' } });
+    expect(error.message).toContain('RateLimitError');
+    const bare = conversationEventError({ ...failed, classification: undefined });
+    expect(bare.retryable).toBeUndefined();
+  });
+});

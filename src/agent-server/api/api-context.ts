@@ -21,7 +21,8 @@ export interface OperationCall<T> {
   decode?: Decoder<T>;
   responseType?: CallSpec<T>['responseType'];
   retry?: boolean;
-  mapError?: (error: APIError) => APIError;
+  mapError?: (error: APIError) => Error;
+  isPermanent?: (status: number, body: unknown) => boolean;
   maxResponseBytes?: number;
   options?: RequestOptions | undefined;
 }
@@ -57,7 +58,8 @@ export class ApiContext {
         ...(call.body === undefined ? {} : { body: call.body }),
         ...(call.responseType ? { responseType: call.responseType } : {}),
         ...(call.retry === undefined ? {} : { retry: call.retry }),
-        ...(call.mapError ? { mapError: call.mapError } : {}),
+        ...(call.mapError ? { mapError: call.mapError as (error: APIError) => APIError } : {}),
+        ...(call.isPermanent ? { isPermanent: call.isPermanent } : {}),
         ...(call.maxResponseBytes ? { maxResponseBytes: call.maxResponseBytes } : {}),
         ...(call.decode ? { decode: call.decode } : {}),
         signal: options.signal,

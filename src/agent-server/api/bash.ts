@@ -145,7 +145,8 @@ export class BashApi {
         });
         return { items: page.items, nextPageId: page.next_page_id ?? null };
       },
-      { idOf: (event) => event.id },
+      // The real server's bash page ids are `<timestamp>_<kind>_<event id>` (1.58.0): the id is the last part.
+      { idOf: (event) => event.id, normalizeId: (id) => id.slice(id.lastIndexOf('_') + 1) },
     );
   }
 

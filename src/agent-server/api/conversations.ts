@@ -60,8 +60,14 @@ export const CONVERSATIONS_OPERATIONS = {
  */
 export type CreateConversationRequest =
   | StartConversationRequest
-  | ({ agent_profile_id: string; agent?: never; workspace: StartConversationRequest['workspace'] } & JsonObject)
-  | ({ agent_settings: JsonObject; agent?: never; workspace: StartConversationRequest['workspace'] } & JsonObject);
+  | {
+      /** A full agent (checked as `start()` checks it), or leave it out for one of the next two. */
+      agent?: JsonObject;
+      agent_settings?: JsonObject;
+      agent_profile_id?: string;
+      workspace: JsonObject;
+      [field: string]: unknown;
+    };
 
 /** OpenAPI `ForkConversationRequest`. */
 export interface ForkRequest {

@@ -1,7 +1,7 @@
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
-import { anyJson, shape } from './decode.js';
+import { shape } from './decode.js';
 import { op } from './operation.js';
 import { optionalString } from './paths.js';
 
@@ -45,18 +45,17 @@ export class SecretsApi {
     });
   }
 
-  /** The secret's value (registered for redaction as soon as it arrives). */
+  /** The secret's value: the real server answers it as plain text (registered for redaction at once). */
   async getValue(name: string, options: RequestOptions = {}): Promise<string> {
     requireNonEmptyString(name, 'name');
-    const value = await this.api.call(SECRETS_OPERATIONS.getValue, {
+    const value = await this.api.call<string>(SECRETS_OPERATIONS.getValue, {
       params: { name },
-      decode: anyJson,
+      responseType: 'text',
+      headers: { accept: 'text/plain, application/json' },
       options,
     });
-    const text = typeof value === 'string' ? value : (value as { value?: unknown } | null)?.value;
-    const secret = typeof text === 'string' ? text : JSON.stringify(value);
-    this.api.addSecret(secret);
-    return secret;
+    this.api.addSecret(value);
+    return value;
   }
 
   async delete(name: string, options: RequestOptions = {}): Promise<void> {

@@ -70,6 +70,7 @@ export class ServerApi {
     return this.api.call(SERVER_OPERATIONS.ready, { decode: shape<Record<string, string>>(), options });
   }
 
+  /** `GET /api/init`; a server not started with deferred init answers 404 (`NotFoundError`). */
   initStatus(options: RequestOptions = {}): Promise<InitStatus> {
     return this.api.call(SERVER_OPERATIONS.initStatus, { decode: decodeInit, options });
   }

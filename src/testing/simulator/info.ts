@@ -1,3 +1,4 @@
+import { versionAtLeast } from '../agent-server/versions.js';
 import type { SimulatorCredentials } from './credentials.js';
 
 export type SimulatorMode = 'msw' | 'loopback';
@@ -34,6 +35,8 @@ export interface SimulatorInfo {
     url: string;
     /** The event socket, `ws://…/sockets/events/{conversation_id}`. */
     socketUrl: string;
+    /** The session socket, `ws://…/sockets/session/{conversation_id}` (simulated versions ≥ 1.45.0). */
+    sessionSocketUrl?: string;
     sessionApiKey: string;
     /** What `GET /server_info` reports; decides the socket protocol (auth, resend modes). */
     version: string;
@@ -86,6 +89,9 @@ export function simulatorInfo(
     agentServer: {
       url: urls.agentServer,
       socketUrl: `${urls.agentServer.replace(/^http/, 'ws')}/sockets/events/{conversation_id}`,
+      ...(versionAtLeast(version, [1, 45, 0])
+        ? { sessionSocketUrl: `${urls.agentServer.replace(/^http/, 'ws')}/sockets/session/{conversation_id}` }
+        : {}),
       sessionApiKey: credentials.sessionApiKey,
       version,
     },

@@ -1,5 +1,8 @@
 // Subpath `agent-platform-sdk/testing`: msw handlers and in-memory state for testing apps built on the SDK.
 export { type AgentServerHandlersOptions, agentServerHandlers } from './testing/agent-server/handlers.js';
+export { type AgentServerApiHandlersOptions, agentServerApiHandlers } from './testing/agent-server/api-handlers.js';
+export { type BashResult, runSimulatedCommand } from './testing/agent-server/bash-simulation.js';
+export { SimulatedFiles } from './testing/agent-server/workspace-files.js';
 export * from './testing/agent-server/index.js';
 export {
   AgentServerStore,

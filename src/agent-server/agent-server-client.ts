@@ -50,7 +50,11 @@ export interface RawRequest<T = unknown> {
   /** `json` (default), `text`, `bytes` (a `Uint8Array`) or `none`. */
   responseType?: 'json' | 'text' | 'bytes' | 'none';
   /** Checks the JSON answer: return `{success: true, data}` or `{success: false, error: {issues}}` (zod's `safeParse` fits). */
-  decode?: (input: unknown) => { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  decode?: (
+    input: unknown,
+  ) =>
+    | { success: true; data: T }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
   /** Set false to never retry, even an idempotent method. */
   retry?: boolean;
   signal?: AbortSignal;

@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_SERVER_OPERATIONS, AgentServerClient, EXCLUDED_OPERATIONS } from '../../src/index.js';
 import type { Operation } from '../../src/agent-server/api/operation.js';
 import { compareAgentServerVersions } from '../../src/agent-server/version-gate.js';
+import { AGENT_SERVER_OPERATIONS, AgentServerClient, EXCLUDED_OPERATIONS } from '../../src/index.js';
 
 const DIR = join(import.meta.dirname, '../fixtures/openapi');
 const VERSIONS = readdirSync(DIR)
@@ -22,7 +22,8 @@ function operationsOf(version: string): Set<string> {
   };
   const keys = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths))
-    for (const method of Object.keys(item)) if (HTTP.includes(method)) keys.add(`${method.toUpperCase()} ${path}`);
+    for (const method of Object.keys(item))
+      if (HTTP.includes(method)) keys.add(`${method.toUpperCase()} ${path}`);
   return keys;
 }
 
@@ -68,13 +69,15 @@ describe(`endpoint audit against the agent server's OpenAPI ${NEWEST}`, () => {
     expect(absent.map(({ namespace, method }) => `${namespace}.${method}`)).toEqual([]);
   });
 
-  it("each declared `since` is the first recorded document that has the operation (none: the oldest has it)", () => {
+  it('each declared `since` is the first recorded document that has the operation (none: the oldest has it)', () => {
     const docs = VERSIONS.map((version) => [version, operationsOf(version)] as const);
     const wrong = rows
       .map(({ namespace, method, operation }) => {
         const first = docs.find(([, ops]) => ops.has(key(operation)))?.[0];
         const expected = first === VERSIONS[0] ? undefined : first;
-        return operation.since === expected ? undefined : `${namespace}.${method} ${key(operation)}: ${operation.since} ≠ ${expected}`;
+        return operation.since === expected
+          ? undefined
+          : `${namespace}.${method} ${key(operation)}: ${operation.since} ≠ ${expected}`;
       })
       .filter(Boolean);
     expect(wrong).toEqual([]);

@@ -3,11 +3,7 @@
 // the final answer, fork, interrupt mid-run, and one call into every other namespace.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AgentServerClient,
-  isNotFoundError,
-  isRequestValidationError,
-} from '../../src/index.js';
+import { AgentServerClient, isNotFoundError, isRequestValidationError } from '../../src/index.js';
 import { newestVersion, requirePeer } from '../peers/peers.js';
 import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
 import { type FakeLlm, finish, startFakeLlm, terminal } from './support/fake-llm.js';
@@ -25,7 +21,11 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
   beforeAll(async () => {
     llm = await startFakeLlm();
     server = await startRealAgentServer(venv as string, version);
-    client = new AgentServerClient({ baseUrl: server.url, sessionApiKey: server.sessionApiKey, logLevel: 'off' });
+    client = new AgentServerClient({
+      baseUrl: server.url,
+      sessionApiKey: server.sessionApiKey,
+      logLevel: 'off',
+    });
   });
 
   afterAll(async () => {
@@ -50,9 +50,13 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
     expect(await client.files.downloadText(`${server.workspaceDir}/hello.txt`)).toBe('héllo\n');
     const stream = new Blob([binary.subarray(0, 1000)]).stream();
     await client.files.upload(`${server.workspaceDir}/stream.bin`, stream);
-    expect(sha(await client.files.download(`${server.workspaceDir}/stream.bin`))).toBe(sha(binary.subarray(0, 1000)));
+    expect(sha(await client.files.download(`${server.workspaceDir}/stream.bin`))).toBe(
+      sha(binary.subarray(0, 1000)),
+    );
 
-    await expect(client.files.download(`${server.workspaceDir}/missing.bin`)).rejects.toSatisfy(isNotFoundError);
+    await expect(client.files.download(`${server.workspaceDir}/missing.bin`)).rejects.toSatisfy(
+      isNotFoundError,
+    );
     await expect(client.files.download('relative/path')).rejects.toSatisfy(isRequestValidationError);
 
     await client.files.createDirectory(`${server.workspaceDir}/made/here`);
@@ -84,7 +88,10 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
   });
 
   it('a conversation: ask → final answer; its runtime files, bash and git; trajectory; fork', async () => {
-    llm.script([{ toolCalls: [terminal('echo from-agent > made.txt')] }, { toolCalls: [finish('The answer is 42.')] }]);
+    llm.script([
+      { toolCalls: [terminal('echo from-agent > made.txt')] },
+      { toolCalls: [finish('The answer is 42.')] },
+    ]);
     const body = startBody(server, llm);
     const { initial_message: _initial, ...noMessage } = body;
     const info = await client.conversations.create(noMessage);
@@ -109,7 +116,11 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
     const forked = await fork.info();
     expect(forked.title).toBe('forked');
     expect(await fork.finalResponse()).toBe('The answer is 42.');
-    const many = await client.conversations.getMany([info.id, fork.id, '00000000-0000-0000-0000-000000000000']);
+    const many = await client.conversations.getMany([
+      info.id,
+      fork.id,
+      '00000000-0000-0000-0000-000000000000',
+    ]);
     expect(many.map((item) => item?.id ?? null)).toEqual([info.id, fork.id, null]);
     await client.conversations.update(fork.id, { tags: { team: 'sdk' } });
   });
@@ -154,7 +165,9 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
     await client.secrets.delete('CONFORMANCE_TOKEN');
     expect(typeof (await client.settings.get()).llm_api_key_is_set).toBe('boolean');
     expect(typeof (await client.settings.agentSchema())).toBe('object');
-    expect(Array.isArray((await client.skills.load({ load_public: false, load_user: false })).skills)).toBe(true);
+    expect(Array.isArray((await client.skills.load({ load_public: false, load_user: false })).skills)).toBe(
+      true,
+    );
     expect(typeof (await client.skills.listInstalled())).toBe('object');
     expect(typeof (await client.plugins.listInstalled())).toBe('object');
     expect(typeof (await client.canvasExtensions.listInstalled())).toBe('object');

@@ -21,7 +21,9 @@ export const AGENT_PROFILES_OPERATIONS = {
 export class AgentProfilesApi {
   constructor(readonly api: ApiContext) {}
 
-  list(options: RequestOptions = {}): Promise<{ profiles: JsonObject[]; active_agent_profile_id?: string | null }> {
+  list(
+    options: RequestOptions = {},
+  ): Promise<{ profiles: JsonObject[]; active_agent_profile_id?: string | null }> {
     return this.api.call(AGENT_PROFILES_OPERATIONS.list, { decode: shape({ profiles: 'array' }), options });
   }
 
@@ -39,16 +41,34 @@ export class AgentProfilesApi {
   }
 
   rename(name: string, newName: string, options: RequestOptions = {}): Promise<JsonObject> {
-    return callNamed(this.api, AGENT_PROFILES_OPERATIONS.rename, 'name', name, { new_name: newName }, options);
+    return callNamed(
+      this.api,
+      AGENT_PROFILES_OPERATIONS.rename,
+      'name',
+      name,
+      { new_name: newName },
+      options,
+    );
   }
 
   /** Makes the profile (by id) the server's default agent. */
   activate(profileId: string, options: RequestOptions = {}): Promise<JsonObject> {
-    return callNamed(this.api, AGENT_PROFILES_OPERATIONS.activate, 'profile_id', profileId, undefined, options);
+    return callNamed(
+      this.api,
+      AGENT_PROFILES_OPERATIONS.activate,
+      'profile_id',
+      profileId,
+      undefined,
+      options,
+    );
   }
 
   /** Resolves a profile (or a draft `{profile}`) into agent settings and reports problems (`AgentProfileDiagnostics`). */
-  materialize(name: string, request: { profile?: JsonObject } = {}, options: RequestOptions = {}): Promise<JsonObject> {
+  materialize(
+    name: string,
+    request: { profile?: JsonObject } = {},
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     return callNamed(this.api, AGENT_PROFILES_OPERATIONS.materialize, 'name', name, request, options);
   }
 }

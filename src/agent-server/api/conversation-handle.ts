@@ -67,7 +67,10 @@ export class ConversationHandle {
   }
 
   /** See `ConversationsClient.waitUntil` (default: a terminal status). */
-  waitUntil(statuses?: readonly ExecutionStatus[] | ExecutionStatus, options?: WaitUntilOptions): Promise<ExecutionStatus> {
+  waitUntil(
+    statuses?: readonly ExecutionStatus[] | ExecutionStatus,
+    options?: WaitUntilOptions,
+  ): Promise<ExecutionStatus> {
     return this.#conversations.waitUntil(this.id, statuses, options);
   }
 
@@ -76,14 +79,21 @@ export class ConversationHandle {
    * subscription opens first, so the run's own status changes are seen (a `waitUntil` alone could return the
    * previous run's `finished`). Rejects like `waitUntil` (timeout, abort, fatal stream errors).
    */
-  async ask(message: MessageInput, options: WaitUntilOptions = {}): Promise<{ status: ExecutionStatus; response: string }> {
+  async ask(
+    message: MessageInput,
+    options: WaitUntilOptions = {},
+  ): Promise<{ status: ExecutionStatus; response: string }> {
     const live = this.#events.subscribe(this.id, options.signal ? { signal: options.signal } : {});
     try {
       await live.ready;
       const ended = watchRunEnd(live);
       ended.catch(() => undefined);
       const text = typeof message === 'string' ? { content: message, run: true } : { ...message, run: true };
-      await this.#events.send(this.id, text as MessageInput, options.signal ? { signal: options.signal } : {});
+      await this.#events.send(
+        this.id,
+        text as MessageInput,
+        options.signal ? { signal: options.signal } : {},
+      );
       const status = await withTimeout(ended, options.timeout);
       return { status, response: await this.finalResponse(options.signal ? { signal: options.signal } : {}) };
     } finally {
@@ -113,11 +123,17 @@ export class ConversationHandle {
     return this.#conversations.setTitle(this.id, title, options);
   }
 
-  setConfirmationPolicy(policy: ConfirmationPolicy | ConfirmationPolicy['kind'], options?: RequestOptions): Promise<void> {
+  setConfirmationPolicy(
+    policy: ConfirmationPolicy | ConfirmationPolicy['kind'],
+    options?: RequestOptions,
+  ): Promise<void> {
     return this.#conversations.setConfirmationPolicy(this.id, policy, options);
   }
 
-  respondToConfirmation(response: { accept: boolean; reason?: string }, options?: RequestOptions): Promise<void> {
+  respondToConfirmation(
+    response: { accept: boolean; reason?: string },
+    options?: RequestOptions,
+  ): Promise<void> {
     return this.#events.respondToConfirmation(this.id, response, options);
   }
 
@@ -164,7 +180,10 @@ function withTimeout<T>(promise: Promise<T>, timeout: number | undefined): Promi
   return Promise.race([
     promise,
     new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new WaitTimeoutError(`the run did not end within ${timeout} ms`, undefined)), timeout),
+      setTimeout(
+        () => reject(new WaitTimeoutError(`the run did not end within ${timeout} ms`, undefined)),
+        timeout,
+      ),
     ),
   ]);
 }

@@ -1,8 +1,9 @@
-import { isAgentServerVersionError } from '../errors.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString, requireUuid } from '../../core/validate.js';
+import type { Event } from '../../models/index.js';
 import { type ConversationInfo, decodeConversationInfo } from '../conversation-info.js';
 import { ConversationsClient, type StartConversationRequest } from '../conversations-client.js';
+import { isAgentServerVersionError } from '../errors.js';
 import type { EventsClient } from '../events-client.js';
 import { invalid } from '../invalid.js';
 import type { AgentServerClientOptions } from '../options.js';
@@ -13,7 +14,6 @@ import { op } from './operation.js';
 import { optionalInt, requireObject } from './paths.js';
 import { registerKeys } from './settings.js';
 import type { JsonObject } from './types.js';
-import type { Event } from '../../models/index.js';
 
 const C = '/api/conversations/{conversation_id}';
 
@@ -116,22 +116,31 @@ export class ConversationsApi extends ConversationsClient {
     if (body.agent_profile_id === undefined && body.agent_settings === undefined) {
       throw invalid('request.agent', 'one of agent, agent_settings or agent_profile_id is required');
     }
-    if (body.agent_profile_id !== undefined) requireNonEmptyString(body.agent_profile_id, 'request.agent_profile_id');
+    if (body.agent_profile_id !== undefined)
+      requireNonEmptyString(body.agent_profile_id, 'request.agent_profile_id');
     if (body.agent_settings !== undefined) requireObject(body.agent_settings, 'request.agent_settings');
     requireObject(body.workspace, 'request.workspace');
     registerKeys(body, this.#api.addSecret);
     for (const value of Object.values((body.secrets ?? {}) as JsonObject)) {
       if (typeof value === 'string') this.#api.addSecret(value);
     }
-    return this.#api.call(CONVERSATIONS_OPERATIONS.create, { json: body, decode: decodeConversationInfo, retry: false, options });
+    return this.#api.call(CONVERSATIONS_OPERATIONS.create, {
+      json: body,
+      decode: decodeConversationInfo,
+      retry: false,
+      options,
+    });
   }
 
   /** Several conversations in one request (up to 99); `null` where an id is unknown. */
-  async getMany(conversationIds: readonly string[], options: RequestOptions = {}): Promise<(ConversationInfo | null)[]> {
+  async getMany(
+    conversationIds: readonly string[],
+    options: RequestOptions = {},
+  ): Promise<(ConversationInfo | null)[]> {
     if (!Array.isArray(conversationIds) || conversationIds.length === 0 || conversationIds.length > 99) {
       throw invalid('conversationIds', 'must be an array of 1 to 99 conversation ids');
     }
-    conversationIds.forEach((id, index) => requireUuid(id, `conversationIds.${index}`));
+    for (const [index, id] of conversationIds.entries()) requireUuid(id, `conversationIds.${index}`);
     return this.#api.call(CONVERSATIONS_OPERATIONS.getMany, {
       query: { ids: conversationIds },
       decode: arrayOf(nullable(decodeConversationInfo)),
@@ -140,9 +149,14 @@ export class ConversationsApi extends ConversationsClient {
   }
 
   /** Sets the title and/or tags (`PATCH`); tags replace the previous ones. */
-  async update(conversationId: string, update: { title?: string; tags?: Record<string, string> }, options: RequestOptions = {}): Promise<void> {
+  async update(
+    conversationId: string,
+    update: { title?: string; tags?: Record<string, string> },
+    options: RequestOptions = {},
+  ): Promise<void> {
     requireObject(update, 'update');
-    if (update.title === undefined && update.tags === undefined) throw invalid('update', 'needs title or tags');
+    if (update.title === undefined && update.tags === undefined)
+      throw invalid('update', 'needs title or tags');
     if (update.tags !== undefined) requireObject(update.tags, 'update.tags');
     await this.#success(CONVERSATIONS_OPERATIONS.update, conversationId, update, options);
   }
@@ -167,7 +181,11 @@ export class ConversationsApi extends ConversationsClient {
     } catch (error) {
       if (!isAgentServerVersionError(error)) throw error;
       const newest: Event[] = [];
-      for await (const event of this.#events.search(conversationId, { sortOrder: 'TIMESTAMP_DESC' }, options)) {
+      for await (const event of this.#events.search(
+        conversationId,
+        { sortOrder: 'TIMESTAMP_DESC' },
+        options,
+      )) {
         newest.push(event);
         const found = finalResponseFromEvents([event]);
         if (found !== '') return found;
@@ -194,14 +212,22 @@ export class ConversationsApi extends ConversationsClient {
   }
 
   /** Copies the conversation (up to `from_event_id` when given) into a new one; resolves with the fork. */
-  async fork(conversationId: string, request: ForkRequest = {}, options: RequestOptions = {}): Promise<ConversationInfo> {
+  async fork(
+    conversationId: string,
+    request: ForkRequest = {},
+    options: RequestOptions = {},
+  ): Promise<ConversationInfo> {
     requireObject(request, 'request');
     if (request.id !== undefined) requireUuid(request.id, 'request.id');
     return this.#info(CONVERSATIONS_OPERATIONS.fork, conversationId, request, options);
   }
 
   /** Makes `eventId` the head of the active branch (the agent continues from there). */
-  async navigate(conversationId: string, eventId: string | null, options: RequestOptions = {}): Promise<ConversationInfo> {
+  async navigate(
+    conversationId: string,
+    eventId: string | null,
+    options: RequestOptions = {},
+  ): Promise<ConversationInfo> {
     if (eventId !== null) requireNonEmptyString(eventId, 'eventId');
     return this.#info(CONVERSATIONS_OPERATIONS.navigate, conversationId, { event_id: eventId }, options);
   }
@@ -223,7 +249,11 @@ export class ConversationsApi extends ConversationsClient {
   }
 
   /** Pursues `objective`, auditing up to `max_iterations` rounds (server default 10). */
-  async startGoal(conversationId: string, goal: { objective: string; max_iterations?: number }, options: RequestOptions = {}): Promise<void> {
+  async startGoal(
+    conversationId: string,
+    goal: { objective: string; max_iterations?: number },
+    options: RequestOptions = {},
+  ): Promise<void> {
     requireObject(goal, 'goal');
     requireNonEmptyString(goal.objective, 'goal.objective');
     optionalInt(goal.max_iterations, 'goal.max_iterations');
@@ -248,25 +278,48 @@ export class ConversationsApi extends ConversationsClient {
     for (const value of Object.values(secrets)) {
       if (typeof value === 'string') this.#api.addSecret(value);
       else registerKeys({ value }, this.#api.addSecret);
-      if (typeof value === 'object' && value !== null && typeof value.value === 'string') this.#api.addSecret(value.value);
+      if (typeof value === 'object' && value !== null && typeof value.value === 'string')
+        this.#api.addSecret(value.value);
     }
     await this.#success(CONVERSATIONS_OPERATIONS.updateSecrets, conversationId, { secrets }, options);
   }
 
   /** Sets (or with null removes) the security analyzer (OpenAPI `SecurityAnalyzerBase`, e.g. `{kind: 'LLMSecurityAnalyzer'}`). */
-  async setSecurityAnalyzer(conversationId: string, analyzer: JsonObject | null, options: RequestOptions = {}): Promise<void> {
+  async setSecurityAnalyzer(
+    conversationId: string,
+    analyzer: JsonObject | null,
+    options: RequestOptions = {},
+  ): Promise<void> {
     if (analyzer !== null) requireObject(analyzer, 'analyzer');
-    await this.#success(CONVERSATIONS_OPERATIONS.setSecurityAnalyzer, conversationId, { security_analyzer: analyzer }, options);
+    await this.#success(
+      CONVERSATIONS_OPERATIONS.setSecurityAnalyzer,
+      conversationId,
+      { security_analyzer: analyzer },
+      options,
+    );
   }
 
   /** Switches the agent to the saved LLM profile `profileName`. */
-  async switchProfile(conversationId: string, profileName: string, options: RequestOptions = {}): Promise<void> {
+  async switchProfile(
+    conversationId: string,
+    profileName: string,
+    options: RequestOptions = {},
+  ): Promise<void> {
     requireNonEmptyString(profileName, 'profileName');
-    await this.#success(CONVERSATIONS_OPERATIONS.switchProfile, conversationId, { profile_name: profileName }, options);
+    await this.#success(
+      CONVERSATIONS_OPERATIONS.switchProfile,
+      conversationId,
+      { profile_name: profileName },
+      options,
+    );
   }
 
   /** Switches the agent to `llm` (OpenAPI `LLM`); its `api_key` is registered for redaction. */
-  async switchLlm(conversationId: string, llm: { model: string; [field: string]: unknown }, options: RequestOptions = {}): Promise<void> {
+  async switchLlm(
+    conversationId: string,
+    llm: { model: string; [field: string]: unknown },
+    options: RequestOptions = {},
+  ): Promise<void> {
     requireObject(llm, 'llm');
     requireNonEmptyString(llm.model, 'llm.model');
     registerKeys({ llm }, this.#api.addSecret);
@@ -282,7 +335,12 @@ export class ConversationsApi extends ConversationsClient {
   /** Loads a plugin into the running conversation. */
   async loadPlugin(conversationId: string, pluginRef: string, options: RequestOptions = {}): Promise<void> {
     requireNonEmptyString(pluginRef, 'pluginRef');
-    await this.#success(CONVERSATIONS_OPERATIONS.loadPlugin, conversationId, { plugin_ref: pluginRef }, options);
+    await this.#success(
+      CONVERSATIONS_OPERATIONS.loadPlugin,
+      conversationId,
+      { plugin_ref: pluginRef },
+      options,
+    );
   }
 
   /** Where the conversation's runtime stands (1.58.0). */
@@ -294,7 +352,10 @@ export class ConversationsApi extends ConversationsClient {
     });
   }
 
-  async reprovisionRuntime(conversationId: string, options: RequestOptions = {}): Promise<ConversationRuntime> {
+  async reprovisionRuntime(
+    conversationId: string,
+    options: RequestOptions = {},
+  ): Promise<ConversationRuntime> {
     return this.#api.call(CONVERSATIONS_OPERATIONS.reprovisionRuntime, {
       params: { conversation_id: requireUuid(conversationId, 'conversationId') },
       decode: shape<ConversationRuntime>(),
@@ -313,7 +374,11 @@ export class ConversationsApi extends ConversationsClient {
   }
 
   /** A file of the workspace by its path relative to the working folder, as exact bytes. */
-  async workspaceFile(conversationId: string, relativePath: string, options: RequestOptions = {}): Promise<Uint8Array> {
+  async workspaceFile(
+    conversationId: string,
+    relativePath: string,
+    options: RequestOptions = {},
+  ): Promise<Uint8Array> {
     requireNonEmptyString(relativePath, 'relativePath');
     const segments = relativePath.split('/').filter((part) => part !== '');
     if (segments.includes('..')) throw invalid('relativePath', 'must stay inside the workspace (no "..")');
@@ -325,7 +390,12 @@ export class ConversationsApi extends ConversationsClient {
     });
   }
 
-  async #success(operation: (typeof CONVERSATIONS_OPERATIONS)['run'], conversationId: string, json: unknown, options: RequestOptions): Promise<void> {
+  async #success(
+    operation: (typeof CONVERSATIONS_OPERATIONS)['run'],
+    conversationId: string,
+    json: unknown,
+    options: RequestOptions,
+  ): Promise<void> {
     await this.#api.call(operation, {
       params: { conversation_id: requireUuid(conversationId, 'conversationId') },
       ...(json === undefined ? {} : { json }),
@@ -334,7 +404,12 @@ export class ConversationsApi extends ConversationsClient {
     });
   }
 
-  #info(operation: (typeof CONVERSATIONS_OPERATIONS)['fork'], conversationId: string, json: unknown, options: RequestOptions): Promise<ConversationInfo> {
+  #info(
+    operation: (typeof CONVERSATIONS_OPERATIONS)['fork'],
+    conversationId: string,
+    json: unknown,
+    options: RequestOptions,
+  ): Promise<ConversationInfo> {
     return this.#api.call(operation, {
       params: { conversation_id: requireUuid(conversationId, 'conversationId') },
       json,

@@ -74,7 +74,11 @@ export class LlmApi {
   pollDeviceLogin(deviceCode: string, options: RequestOptions = {}): Promise<JsonObject> {
     requireNonEmptyString(deviceCode, 'deviceCode');
     this.api.addSecret(deviceCode);
-    return this.api.call(LLM_OPERATIONS.pollDeviceLogin, { json: { device_code: deviceCode }, decode: shape(), options });
+    return this.api.call(LLM_OPERATIONS.pollDeviceLogin, {
+      json: { device_code: deviceCode },
+      decode: shape(),
+      options,
+    });
   }
 
   logout(options: RequestOptions = {}): Promise<JsonObject> {
@@ -82,11 +86,15 @@ export class LlmApi {
   }
 
   /** The models an ACP agent offers (OpenAPI `ACPModelDiscoveryRequest`); its secrets are redacted. */
-  discoverAcpModels(request: { agent_settings: JsonObject; secrets?: JsonObject; refresh?: boolean }, options: RequestOptions = {}): Promise<JsonObject> {
+  discoverAcpModels(
+    request: { agent_settings: JsonObject; secrets?: JsonObject; refresh?: boolean },
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     requireObject(request, 'request');
     requireObject(request.agent_settings, 'request.agent_settings');
     registerKeys(request, this.api.addSecret);
-    for (const value of Object.values(request.secrets ?? {})) if (typeof value === 'string') this.api.addSecret(value);
+    for (const value of Object.values(request.secrets ?? {}))
+      if (typeof value === 'string') this.api.addSecret(value);
     return this.api.call(LLM_OPERATIONS.discoverAcpModels, { json: request, decode: shape(), options });
   }
 
@@ -103,14 +111,36 @@ export class LlmApi {
     requireNonEmptyString(request.display_name, 'request.display_name');
     requireNonEmptyString(request.api_key, 'request.api_key');
     this.api.addSecret(request.api_key);
-    return this.api.call(LLM_OPERATIONS.createConnection, { json: request, decode: decodeConnection, options });
+    return this.api.call(LLM_OPERATIONS.createConnection, {
+      json: request,
+      decode: decodeConnection,
+      options,
+    });
   }
 
-  updateConnection(connectionId: string, update: JsonObject, options: RequestOptions = {}): Promise<ProviderConnection> {
-    return callNamed(this.api, LLM_OPERATIONS.updateConnection, 'connection_id', connectionId, update, options);
+  updateConnection(
+    connectionId: string,
+    update: JsonObject,
+    options: RequestOptions = {},
+  ): Promise<ProviderConnection> {
+    return callNamed(
+      this.api,
+      LLM_OPERATIONS.updateConnection,
+      'connection_id',
+      connectionId,
+      update,
+      options,
+    );
   }
 
   deleteConnection(connectionId: string, options: RequestOptions = {}): Promise<ProviderConnection> {
-    return callNamed(this.api, LLM_OPERATIONS.deleteConnection, 'connection_id', connectionId, undefined, options);
+    return callNamed(
+      this.api,
+      LLM_OPERATIONS.deleteConnection,
+      'connection_id',
+      connectionId,
+      undefined,
+      options,
+    );
   }
 }

@@ -19,8 +19,13 @@ export const META_PROFILES_OPERATIONS = {
 export class MetaProfilesApi {
   constructor(readonly api: ApiContext) {}
 
-  list(options: RequestOptions = {}): Promise<{ meta_profiles: JsonObject[]; active_meta_profile?: string | null }> {
-    return this.api.call(META_PROFILES_OPERATIONS.list, { decode: shape({ meta_profiles: 'array' }), options });
+  list(
+    options: RequestOptions = {},
+  ): Promise<{ meta_profiles: JsonObject[]; active_meta_profile?: string | null }> {
+    return this.api.call(META_PROFILES_OPERATIONS.list, {
+      decode: shape({ meta_profiles: 'array' }),
+      options,
+    });
   }
 
   get(name: string, options: RequestOptions = {}): Promise<JsonObject> {

@@ -1,8 +1,8 @@
 import type { RequestOptions } from '../../core/options.js';
+import { invalid } from '../invalid.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
 import { op } from './operation.js';
-import { invalid } from '../invalid.js';
 import { optionalString, requireObject } from './paths.js';
 import type { JsonObject } from './types.js';
 
@@ -34,15 +34,28 @@ export class OpenAIApi {
     return this.api.call(OPENAI_OPERATIONS.models, { decode: shape({ data: 'array' }), options });
   }
 
-  chatCompletions(request: JsonObject, headers: OpenAIRouteHeaders = {}, options: RequestOptions = {}): Promise<JsonObject> {
+  chatCompletions(
+    request: JsonObject,
+    headers: OpenAIRouteHeaders = {},
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     return this.#post(OPENAI_OPERATIONS.chatCompletions, request, headers, options);
   }
 
-  responses(request: JsonObject, headers: OpenAIRouteHeaders = {}, options: RequestOptions = {}): Promise<JsonObject> {
+  responses(
+    request: JsonObject,
+    headers: OpenAIRouteHeaders = {},
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     return this.#post(OPENAI_OPERATIONS.responses, request, headers, options);
   }
 
-  #post(operation: (typeof OPENAI_OPERATIONS)['responses'], request: JsonObject, headers: OpenAIRouteHeaders, options: RequestOptions) {
+  #post(
+    operation: (typeof OPENAI_OPERATIONS)['responses'],
+    request: JsonObject,
+    headers: OpenAIRouteHeaders,
+    options: RequestOptions,
+  ) {
     requireObject(request, 'request');
     if (request.stream === true) throw invalid('request.stream', 'streaming is not supported here; omit it');
     const wire: Record<string, string> = {};
@@ -54,7 +67,11 @@ export class OpenAIApi {
     add('X-OpenHands-Observability-Span-Name', headers.spanName, 'headers.spanName');
     add('X-OpenHands-Observability-Tags', headers.tags, 'headers.tags');
     add('X-OpenHands-Observability-Metadata', headers.metadata, 'headers.metadata');
-    add('X-OpenHands-Observability-Parent-Span-Context', headers.parentSpanContext, 'headers.parentSpanContext');
+    add(
+      'X-OpenHands-Observability-Parent-Span-Context',
+      headers.parentSpanContext,
+      'headers.parentSpanContext',
+    );
     return this.api.call<JsonObject>(operation, { json: request, headers: wire, decode: shape(), options });
   }
 }

@@ -1,5 +1,5 @@
-import { AUTH_OPERATIONS } from './auth.js';
 import { AGENT_PROFILES_OPERATIONS } from './agent-profiles.js';
+import { AUTH_OPERATIONS } from './auth.js';
 import { BASH_OPERATIONS } from './bash.js';
 import { CANVAS_EXTENSIONS_OPERATIONS } from './canvas-extensions.js';
 import { CONVERSATIONS_OPERATIONS } from './conversations.js';

@@ -40,7 +40,11 @@ export class ProfilesApi {
   }
 
   /** Saves `llm` (OpenAPI `LLM`) as profile `name`; its `api_key` is registered for redaction. */
-  save(name: string, request: { llm: JsonObject; include_secrets?: boolean }, options: RequestOptions = {}): Promise<JsonObject> {
+  save(
+    name: string,
+    request: { llm: JsonObject; include_secrets?: boolean },
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     return callNamed(this.api, PROFILES_OPERATIONS.save, 'name', name, request, options);
   }
 

@@ -32,7 +32,10 @@ export class SecretsApi {
   }
 
   /** Creates or replaces a secret. */
-  put(secret: { name: string; value: string; description?: string }, options: RequestOptions = {}): Promise<SecretItem> {
+  put(
+    secret: { name: string; value: string; description?: string },
+    options: RequestOptions = {},
+  ): Promise<SecretItem> {
     requireNonEmptyString(secret?.name, 'secret.name');
     requireNonEmptyString(secret.value, 'secret.value');
     optionalString(secret.description, 'secret.description');

@@ -76,6 +76,6 @@ export class WorkspacesApi {
 
 function items(list: readonly WorkspaceItem[], field: string): WorkspaceItem[] {
   if (!Array.isArray(list)) throw invalid(field, 'must be an array of {path}');
-  list.forEach((item, index) => requireNonEmptyString(item?.path, `${field}.${index}.path`));
+  for (const [index, item] of list.entries()) requireNonEmptyString(item?.path, `${field}.${index}.path`);
   return [...list];
 }

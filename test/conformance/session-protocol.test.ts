@@ -94,13 +94,28 @@ for (const { version } of versionsUnderTest('agent-server')) {
 
         expect(new Set(opened)).toEqual(new Set([protocol]));
         expect(opened.length).toBeGreaterThan(1);
-        const logOrder = persistedLogOrder(server, info.id);
+        // The socket can carry an event a moment before its file is written: wait for the last one on disk.
+        const lastId = String(received.at(-1)?.id);
+        let logOrder = persistedLogOrder(server, info.id);
+        for (let i = 0; i < 50 && !logOrder.includes(lastId); i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          logOrder = persistedLogOrder(server, info.id);
+        }
         const persisted = new Set(logOrder);
         const delivered = received.map((event) => String(event.id)).filter((id) => persisted.has(id));
         expect(new Set(delivered).size).toBe(delivered.length);
-        const lastIndex = logOrder.indexOf(String(received.at(-1)?.id));
+        const lastIndex = logOrder.indexOf(lastId);
         expect(lastIndex).toBeGreaterThan(0);
-        expect(delivered).toEqual(logOrder.slice(0, lastIndex + 1));
+        const expected = logOrder.slice(0, lastIndex + 1);
+        if (protocol === 'session') {
+          // `seq` is the log index: the log order exactly.
+          expect(delivered).toEqual(expected);
+        } else {
+          // The legacy socket orders by timestamp (REST catch-up), which can differ from the log order for
+          // events stamped in the same moment, and 1.45.0's resend sends one live update before the history
+          // (docs/compatibility.md A13, A14): every event exactly once.
+          expect([...delivered].sort()).toEqual([...expected].sort());
+        }
       },
       240_000,
     );
@@ -121,6 +136,8 @@ for (const { version } of versionsUnderTest('agent-server')) {
             received.push(event);
             const role = (event as { llm_message?: { role?: string } }).llm_message?.role;
             if (event.kind === 'MessageEvent' && role === 'assistant') return;
+            // 1.11.4 cannot stream from the fake LLM: its run ends in error (the recorded corpus).
+            if (event.kind === 'ConversationErrorEvent') return;
           }
         })();
         await subscription.ready;
@@ -129,6 +146,10 @@ for (const { version } of versionsUnderTest('agent-server')) {
         subscription.close();
 
         expect(received.map((event) => event.kind)).not.toContain('StreamingDeltaEvent');
+        if (received.at(-1)?.kind === 'ConversationErrorEvent') {
+          expect(compareVersions(version, '1.18.1')).toBeLessThan(0);
+          return;
+        }
         const final = received.at(-1) as { llm_message: { content: { text?: string }[] } };
         expect(final.llm_message.content.map((c) => c.text ?? '').join('')).toBe(text);
         // What a user sees: per item, the text deltas of its latest attempt in order.

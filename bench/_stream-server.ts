@@ -1,5 +1,6 @@
 // The server side of bench/stream.ts, in a worker thread so that it does not share the client's CPU. A minimal
-// agent server on loopback: `GET /server_info` (version 1.25.0, unsecured) and the event socket, which sends
+// agent server on loopback: `GET /server_info` (version 1.25.0, or 1.58.0 with `--protocol session`, unsecured)
+// and the event socket (`/sockets/session` envelopes with `seq` in session mode), which sends
 // the `full_state` snapshot on connect (notes §2.1) and, on `{publish: {conversationId, count}}`, `count` events
 // built from the real sample events of test/fixtures/anchor-events (fresh ids and timestamps). The frames are
 // serialized before the clock starts, so the server costs as little as possible and the clients are measured.
@@ -7,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { type WebSocket, WebSocketServer } from 'ws';
 
 // The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
@@ -23,6 +24,8 @@ const samples = readdirSync(dir)
   .map((file) => JSON.parse(readFileSync(`${dir}${file}`, 'utf8')) as Record<string, unknown>)
   .filter((sample) => JSON.stringify(sample).length < 8_000);
 
+/** `session`: `/sockets/session` envelopes as a 1.58.0 server sends them; `events`: bare frames of 1.25.0. */
+const session = (workerData as { protocol?: string } | undefined)?.protocol === 'session';
 const store = new AgentServerStore();
 const sockets = new Map<string, Set<WebSocket>>();
 const frames = new Map<string, string[]>();
@@ -31,7 +34,12 @@ const http = createServer((request, response) => {
   if (request.url === '/server_info') {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(
-      JSON.stringify({ uptime: 1, idle_time: 0, title: 'OpenHands Agent Server', version: '1.25.0' }),
+      JSON.stringify({
+        uptime: 1,
+        idle_time: 0,
+        title: 'OpenHands Agent Server',
+        version: session ? '1.58.0' : '1.25.0',
+      }),
     );
   } else {
     response.writeHead(404).end();
@@ -43,7 +51,11 @@ wss.on('connection', (socket, request) => {
   if (!sockets.has(id)) sockets.set(id, new Set());
   sockets.get(id)!.add(socket);
   socket.on('close', () => sockets.get(id)?.delete(socket));
-  socket.send(JSON.stringify(store.fullState(id)));
+  const state = store.fullState(id);
+  if (session) {
+    socket.send(JSON.stringify({ type: 'sync', through_seq: -1 }));
+    socket.send(JSON.stringify({ type: 'transient', event: state }));
+  } else socket.send(JSON.stringify(state));
 });
 await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 
@@ -54,7 +66,8 @@ port.on('message', (message: { create?: number; publish?: string; stop?: true })
     const list: string[] = [];
     for (let i = 0; i < message.create; i += 1) {
       const sample = samples[i % samples.length]!;
-      list.push(JSON.stringify({ ...sample, id: crypto.randomUUID(), timestamp: store.timestamp() }));
+      const event = { ...sample, id: crypto.randomUUID(), timestamp: store.timestamp() };
+      list.push(JSON.stringify(session ? { type: 'durable', seq: i, event } : event));
     }
     frames.set(id, list);
     port.postMessage({ conversationId: id });

@@ -28,13 +28,23 @@ const ROUNDS = option('rounds', 15);
 const WARMUP = option('warmup', 8);
 const EVENTS = option('events', 5000);
 
-const worker = new Worker(new URL('./_stream-server.ts', import.meta.url));
+const PROTOCOL = process.argv.includes('--protocol')
+  ? process.argv[process.argv.indexOf('--protocol') + 1] === 'session'
+    ? 'session'
+    : 'events'
+  : 'events';
+// The first COLD events of a fresh process, measured before any warm-up (a real session is short).
+const COLD = option('cold', 1000);
+
+const worker = new Worker(new URL('./_stream-server.ts', import.meta.url), {
+  workerData: { protocol: PROTOCOL },
+});
 const [{ url, samples }] = (await once(worker, 'message')) as [{ url: string; samples: number }];
 
-/** A new conversation whose EVENTS frames the server prepares now and sends on `publish`. */
-async function conversation(): Promise<string> {
+/** A new conversation whose `count` frames the server prepares now and sends on `publish`. */
+async function conversation(count = EVENTS): Promise<string> {
   const reply = once(worker, 'message');
-  worker.postMessage({ create: EVENTS });
+  worker.postMessage({ create: count });
   return ((await reply) as [{ conversationId: string }])[0].conversationId;
 }
 const publish = (conversationId: string) => worker.postMessage({ publish: conversationId });
@@ -53,22 +63,29 @@ const cpuSince = (from: NodeJS.CpuUsage) => {
 };
 
 /** A bare WebSocket: connect, wait for the first frame (the state snapshot), then JSON.parse every frame. */
-async function bare(): Promise<Run> {
-  const id = await conversation();
-  const socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/events/${id}`);
+async function bare(events = EVENTS): Promise<Run> {
+  const id = await conversation(events);
+  const path = PROTOCOL === 'session' ? 'session' : 'events';
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/${path}/${id}`);
+  // Session frames: the sync envelope comes before the snapshot; the bare client only parses.
+  let skip = PROTOCOL === 'session' ? 1 : 0;
   let started = 0;
   let cpu = process.threadCpuUsage();
   let count = -1;
   const done = new Promise<Run>((resolve) => {
     socket.addEventListener('message', (event) => {
-      const value = JSON.parse(event.data as string) as { kind: string };
-      sink += value.kind.length;
+      const value = JSON.parse(event.data as string) as { kind?: string; type?: string };
+      if (skip > 0) {
+        skip -= 1;
+        return;
+      }
+      sink += (value.kind ?? value.type ?? '').length;
       count += 1;
       if (count === 0) {
         started = performance.now();
         cpu = process.threadCpuUsage();
         publish(id);
-      } else if (count === EVENTS) {
+      } else if (count === events) {
         resolve({ wall: performance.now() - started, cpu: cpuSince(cpu) });
       }
     });
@@ -79,8 +96,8 @@ async function bare(): Promise<Run> {
 }
 
 /** `subscribe`: validated, deduplicated, in order, through the async iterator. */
-async function subscribed(): Promise<Run> {
-  const id = await conversation();
+async function subscribed(events = EVENTS): Promise<Run> {
+  const id = await conversation(events);
   const client = new EventsClient({ baseUrl: url, logLevel: 'off' });
   const subscription = client.subscribe(id);
   let started = 0;
@@ -95,7 +112,7 @@ async function subscribed(): Promise<Run> {
   for await (const event of subscription) {
     sink += event.kind.length;
     count += 1;
-    if (count === EVENTS) {
+    if (count === events) {
       run = { wall: performance.now() - started, cpu: cpuSince(cpu) };
       break;
     }
@@ -108,6 +125,10 @@ function median(values: number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+// Cold: the first COLD events of each client in this fresh process, before any warm-up.
+const coldSub = await subscribed(COLD);
+const coldBare = await bare(COLD);
 
 // Warm-up (JIT, zod's compiled parsers, connections), then rounds in alternating order.
 for (let run = 0; run < WARMUP; run += 1) {
@@ -141,6 +162,9 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
 const wall = median(ratios.wall);
 const cpu = median(ratios.cpu);
 console.log(
+  `protocol ${PROTOCOL}; cold (first ${COLD} events of a fresh process): subscribe ${fmt((COLD * 1000) / coldSub.wall)} events/s, bare ${fmt((COLD * 1000) / coldBare.wall)} events/s (${(coldBare.wall / coldSub.wall).toFixed(2)}×)`,
+);
+console.log(
   `node ${process.version}; ${EVENTS} events per run (${samples} real sample events, round robin); ${WARMUP} warm-up runs each, then ${ROUNDS} rounds; medians:`,
 );
 console.log('                                 wall clock       per main-thread CPU second');
@@ -157,4 +181,4 @@ console.log(
   `  subscribe / bare, CPU:        ${cpu.toFixed(2)}× (the client's own cost; the same when other processes compete)`,
 );
 if (sink === 0) console.log('(no output)');
-console.log(`stream: ${wall.toFixed(2)}× bare WebSocket`);
+console.log(`stream${PROTOCOL === 'session' ? ' (session)' : ''}: ${wall.toFixed(2)}× bare WebSocket`);

@@ -47,8 +47,8 @@ export interface RawRequest<T = unknown> {
   /** Any other body (`FormData`, bytes, text). */
   body?: BodyInit;
   headers?: Record<string, string>;
-  /** `json` (default), `text`, `bytes` (a `Uint8Array`) or `none`. */
-  responseType?: 'json' | 'text' | 'bytes' | 'none';
+  /** `json` (default), `text`, `bytes` (a `Uint8Array`), `stream` (a `ReadableStream<Uint8Array>`, unbuffered) or `none`. */
+  responseType?: 'json' | 'text' | 'bytes' | 'stream' | 'none';
   /** Checks the JSON answer: return `{success: true, data}` or `{success: false, error: {issues}}` (zod's `safeParse` fits). */
   decode?: (
     input: unknown,

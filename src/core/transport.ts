@@ -47,8 +47,12 @@ export interface CallSpec<T> {
   timeout?: number | undefined;
   /** Validates the JSON answer. Without it the answer is returned as parsed. */
   decode?: Decoder<T>;
-  /** `text` returns the raw body; `bytes` its exact bytes (a `Uint8Array`, binary safe); `none` ignores it. Default `json`. */
-  responseType?: 'json' | 'text' | 'bytes' | 'none';
+  /**
+   * `text` returns the raw body; `bytes` its exact bytes (a `Uint8Array`, binary safe); `stream` the body as a
+   * `ReadableStream<Uint8Array>`, not buffered (so neither `maxResponseBytes` nor `timeout` bound its reading
+   * once the headers are in: cancel it or abort the signal); `none` ignores it. Default `json`.
+   */
+  responseType?: 'json' | 'text' | 'bytes' | 'stream' | 'none';
   /** Set false to never retry this call, even if idempotent. */
   retry?: boolean;
   /** Vetoes a retry of an error answer the service will give again (e.g. a 500 that means "missing"). */
@@ -119,6 +123,12 @@ export class Transport {
     const fetchImpl = this.#init.fetch;
     let text: string;
     let bytes: Uint8Array | undefined;
+    let stream: ReadableStream<Uint8Array> | undefined;
+    const streaming = spec.responseType === 'stream';
+    // ky calls fetch unbound; wrap so a user's fetch keeps its own `this`.
+    const rawFetch: typeof fetch | undefined = fetchImpl
+      ? (input, options) => fetchImpl(input, options)
+      : undefined;
     try {
       const response = await this.#ky(url, {
         method: spec.method,
@@ -129,17 +139,19 @@ export class Transport {
         ...(spec.timeout === undefined ? {} : { timeout: spec.timeout }),
         retry: this.#retryFor(spec),
         // The body is read inside the fetch that ky times, so `timeout` and `totalTimeout` bound it too.
-        fetch: boundedFetch(
-          // ky calls fetch unbound; wrap so a user's fetch keeps its own `this`.
-          fetchImpl ? (input, options) => fetchImpl(input, options) : undefined,
-          {
-            maxBytes,
-            tooLarge: (received) =>
-              new ResponseTooLargeError({ limit: maxBytes, received, method: spec.method, url: shownUrl }),
-          },
-        ),
+        // A streamed body is handed over unread; the fetch is looked up at call time (msw, test doubles).
+        fetch: streaming
+          ? (rawFetch ?? ((input, options) => globalThis.fetch(input, options)))
+          : boundedFetch(rawFetch, {
+              maxBytes,
+              tooLarge: (received) =>
+                new ResponseTooLargeError({ limit: maxBytes, received, method: spec.method, url: shownUrl }),
+            }),
       });
-      if (spec.responseType === 'bytes') {
+      if (streaming) {
+        stream = response.body ?? new Response(new Uint8Array(0)).body ?? undefined;
+        text = '';
+      } else if (spec.responseType === 'bytes') {
         bytes = new Uint8Array(await response.arrayBuffer());
         text = '';
       } else text = await response.text();
@@ -151,6 +163,7 @@ export class Transport {
     }
     if (spec.responseType === 'none') return undefined as T;
     if (spec.responseType === 'bytes') return bytes as T;
+    if (streaming) return stream as T;
     if (spec.responseType === 'text') return text as T;
     return this.#decode(text, spec, shownUrl);
   }

@@ -62,6 +62,22 @@ describe('files', () => {
     expect(requests.every((r) => r.headers.get('X-Session-API-Key') === KEY)).toBe(true);
   });
 
+  it('downloadStream hands over the body unbuffered, past maxResponseBytes, byte for byte', async () => {
+    const small = new AgentServerClient({
+      baseUrl: BASE,
+      sessionApiKey: KEY,
+      logLevel: 'off',
+      maxResponseBytes: 1024,
+    });
+    const bytes = every256();
+    await small.files.upload('/w/big.bin', bytes);
+    await expect(small.files.download('/w/big.bin')).rejects.toThrow(/larger|limit|too large/i);
+    const stream = await small.files.downloadStream('/w/big.bin');
+    const back = new Uint8Array(await new Response(stream).arrayBuffer());
+    expect(back).toEqual(bytes);
+    await expect(small.files.downloadStream('/w/none')).rejects.toSatisfy(isNotFoundError);
+  });
+
   it('a missing file is NotFoundError; a relative path or bad id fails before any request', async () => {
     await expect(client.files.download('/w/none')).rejects.toSatisfy(isNotFoundError);
     requests.length = 0;

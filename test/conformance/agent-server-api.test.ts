@@ -43,6 +43,14 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
     expect(back.byteLength).toBe(binary.byteLength);
     expect(sha(back)).toBe(sha(binary));
 
+    const hash = createHash('sha256');
+    let streamed = 0;
+    for await (const chunk of await client.files.downloadStream(path)) {
+      hash.update(chunk);
+      streamed += chunk.byteLength;
+    }
+    expect([streamed, hash.digest('hex')]).toEqual([binary.byteLength, sha(binary)]);
+
     const blob = await client.files.downloadBlob(path);
     expect(sha(new Uint8Array(await blob.arrayBuffer()))).toBe(sha(binary));
 

@@ -15,6 +15,7 @@ const R = '/api/conversations/{runtime_conversation_id}';
 export const FILES_OPERATIONS = {
   upload: [op('POST', '/api/file/upload', '1.14.0'), op('POST', `${R}/file/upload`, '1.58.0')],
   download: [op('GET', '/api/file/download', '1.14.0'), op('GET', `${R}/file/download`, '1.58.0')],
+  downloadStream: [op('GET', '/api/file/download', '1.14.0'), op('GET', `${R}/file/download`, '1.58.0')],
   createDirectory: [
     op('POST', '/api/file/create_directory', '1.44.1'),
     op('POST', `${R}/file/create_directory`, '1.58.0'),
@@ -112,6 +113,22 @@ export class FilesApi {
   async download(path: string, options: DownloadOptions = {}): Promise<Uint8Array> {
     requireAbsolutePath(path, 'path');
     return this.#bytes(FILES_OPERATIONS.download, { path }, {}, options);
+  }
+
+  /**
+   * The file as a stream of bytes, not buffered: for files larger than memory should hold, or to pipe into a
+   * file or a response. The client's `maxResponseBytes` does not apply; the per-attempt `timeout` covers the
+   * headers only. Cancel the stream (or abort `signal`) to stop reading.
+   */
+  async downloadStream(path: string, options: RequestOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    requireAbsolutePath(path, 'path');
+    return this.#api.call<ReadableStream<Uint8Array>>(this.#pick(FILES_OPERATIONS.download), {
+      params: this.#params(),
+      query: { path },
+      responseType: 'stream',
+      headers: { accept: 'application/octet-stream, */*' },
+      options,
+    });
   }
 
   /** The file as a `Blob` (for a browser's object URL or a `FormData`). */

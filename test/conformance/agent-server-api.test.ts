@@ -99,6 +99,7 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
     llm.script([
       { toolCalls: [terminal('echo from-agent > made.txt')] },
       { toolCalls: [finish('The answer is 42.')] },
+      { toolCalls: [finish('Second answer.')] },
     ]);
     const body = startBody(server, llm);
     const { initial_message: _initial, ...noMessage } = body;
@@ -107,6 +108,11 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
     const result = await conversation.ask('go', { timeout: 60_000 });
     expect(result).toEqual({ status: 'finished', response: 'The answer is 42.' });
     expect(await client.conversations.finalResponse(info.id)).toBe('The answer is 42.');
+    // A second turn on the same conversation waits for its own run, not the first one's `finished`.
+    expect(await conversation.ask('again', { timeout: 60_000 })).toEqual({
+      status: 'finished',
+      response: 'Second answer.',
+    });
 
     const made = await conversation.files.downloadText(`${server.workspaceDir}/made.txt`);
     expect(made).toBe('from-agent\n');
@@ -123,7 +129,7 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
     expect(fork.id).not.toBe(info.id);
     const forked = await fork.info();
     expect(forked.title).toBe('forked');
-    expect(await fork.finalResponse()).toBe('The answer is 42.');
+    expect(await fork.finalResponse()).toBe('Second answer.');
     const many = await client.conversations.getMany([
       info.id,
       fork.id,

@@ -40,6 +40,7 @@ import { backoffDelay, RECONNECT_DEFAULTS, type ReconnectOptions } from './recon
 import type {
   CloseInfo,
   ReconnectInfo,
+  StreamDelta,
   SubscribeOptions,
   SubscriptionEventMap,
   SubscriptionPhase,
@@ -244,6 +245,41 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     const { role, content } = toWireMessage(message);
     const socket = await this.#readySocket(options.signal);
     socket.send(JSON.stringify({ role, content }));
+  }
+
+  /**
+   * Streamed LLM output as an async iterator (the `delta` emitter event as a loop): yields every `StreamDelta`
+   * from now on and ends when the subscription ends. A `break` stops only this loop. Deltas are not persisted
+   * and not resent, so at most `maxBufferedEvents` wait for a slow loop; older ones are dropped.
+   */
+  deltas(): AsyncIterable<StreamDelta> {
+    return {
+      [Symbol.asyncIterator]: () => {
+        const queue = new EventQueue<StreamDelta>();
+        const onDelta = (delta: StreamDelta) => {
+          if (queue.size < this.#maxBuffered) queue.push(delta);
+        };
+        const onClose = () => {
+          this.off('delta', onDelta);
+          queue.end();
+        };
+        if (this.#phase === 'closed') queue.end();
+        else {
+          this.on('delta', onDelta);
+          this.once('close', onClose);
+        }
+        return {
+          next: () => queue.next(),
+          return: async () => {
+            this.off('delta', onDelta);
+            this.off('close', onClose);
+            queue.clear();
+            queue.end();
+            return { value: undefined, done: true };
+          },
+        };
+      },
+    };
   }
 
   /** Ends the subscription: closes the socket and cancels every timer and request. */

@@ -232,6 +232,28 @@ describe('/sockets/session against a hostile server', () => {
     ]);
   });
 
+  it('deltas() iterates the same deltas and ends with the subscription', async () => {
+    const server = await hostile((socket) => {
+      socket.send(fullState());
+      socket.send(JSON.stringify({ type: 'item_started', item_id: 'i', attempt: 1 }));
+      socket.send(
+        JSON.stringify({ type: 'delta', item_id: 'i', attempt: 1, order: 0, kind: 'text', content: 'a' }),
+      );
+      socket.send(
+        JSON.stringify({ type: 'delta', item_id: 'i', attempt: 1, order: 1, kind: 'text', content: 'b' }),
+      );
+      socket.send(durable(0));
+    });
+    const sub = client(server).subscribe(ID, { reconnect: fast });
+    const seen: string[] = [];
+    const loop = (async () => {
+      for await (const delta of sub.deltas()) seen.push(delta.type === 'delta' ? delta.content : delta.type);
+    })();
+    expect(await take(sub, 1)).toEqual(['event-0']);
+    await loop;
+    expect(seen).toEqual(['item_started', 'a', 'b']);
+  });
+
   it('sockets dropped at random points: every persisted event exactly once and in order, resumed by after_seq', async () => {
     const total = 400;
     let seed = 7;

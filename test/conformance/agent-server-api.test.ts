@@ -155,6 +155,80 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
     expect(await client.conversations.finalResponse(id)).not.toBe('never reached');
   });
 
+  it("git: changes, diff, commits and a commit's changes of a repository the shell made", async () => {
+    const repo = `${server.workspaceDir}/repo`;
+    const setup = await client.bash.execute({
+      command: [
+        `mkdir -p ${repo}`,
+        `cd ${repo}`,
+        'git init -q -b main',
+        'git config user.email sdk@example.com',
+        'git config user.name SDK',
+        'printf "one\\n" > a.txt',
+        'git add a.txt',
+        'git commit -q -m first',
+        'printf "two\\n" > a.txt',
+        'printf "new\\n" > b.txt',
+      ].join(' && '),
+      timeout: 30,
+    });
+    expect(setup.exit_code, setup.stderr ?? '').toBe(0);
+    const changes = await client.git.changes(repo, { ref: 'HEAD' });
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { status: 'UPDATED', path: 'a.txt' },
+        { status: 'ADDED', path: 'b.txt' },
+      ]),
+    );
+    const diff = await client.git.diff(`${repo}/a.txt`, { ref: 'HEAD' });
+    // The real server gives the texts without their final newline.
+    expect(diff).toMatchObject({ original: 'one', modified: 'two' });
+    const commits = await client.git.commits(repo);
+    expect(commits.commits.map((commit) => commit.subject)).toEqual(['first']);
+    const first = commits.commits[0]?.sha as string;
+    expect(await client.git.commitChanges(first, repo)).toEqual([{ status: 'ADDED', path: 'a.txt' }]);
+  });
+
+  it('conversation extras, auth, mcp, profiles and workspaces round trips', async () => {
+    const run = await runScenario(server, llm, [{ toolCalls: [finish('done')] }]);
+    const id = run.id;
+    llm.script([{ text: 'A side answer.' }]);
+    expect(await client.conversations.askAgent(id, 'what did you do?')).toEqual(expect.any(String));
+    expect((await client.conversations.runtime(id)).runtime_status).toEqual(expect.any(String));
+    await client.conversations.updateSecrets(id, { EXTRA_TOKEN: 'sk-extra-secret-1' });
+    await client.conversations.setSecurityAnalyzer(id, null);
+    await client.conversations.switchLlm(id, {
+      model: 'openai/other',
+      api_key: 'sk-other',
+      base_url: llm.baseUrl,
+    });
+    const navigated = await client.conversations.navigate(id, null);
+    expect(navigated.id).toBe(id);
+
+    await client.auth.createWorkspaceSession();
+    await client.auth.deleteWorkspaceSession();
+
+    const failure = await client.mcp.test({
+      server: { type: 'stdio', command: 'definitely-not-a-command' },
+      timeout: 5,
+    });
+    expect(failure).toMatchObject({ ok: false, error_kind: expect.any(String) });
+
+    await client.profiles.save('conformance', { llm: { model: 'openai/x', api_key: 'sk-profile-secret' } });
+    expect((await client.profiles.list()).profiles.map((profile) => profile.name)).toContain('conformance');
+    expect(await client.profiles.get('conformance')).toEqual(expect.any(Object));
+    await client.profiles.rename('conformance', 'conformance-2');
+    await client.profiles.delete('conformance-2');
+    expect((await client.profiles.list()).profiles.map((profile) => profile.name)).not.toContain(
+      'conformance-2',
+    );
+
+    const added = await client.workspaces.add([{ id: 'w1', name: 'ws', path: server.workspaceDir }]);
+    expect(added.workspaces.map((workspace) => workspace.path)).toContain(server.workspaceDir);
+    expect(await client.workspaces.delete(server.workspaceDir)).toBe(true);
+    await expect(client.profiles.get('no-such-profile')).rejects.toSatisfy(isNotFoundError);
+  });
+
   it('every other namespace answers with its typed shape', async () => {
     const run = await runScenario(server, llm, [{ toolCalls: [finish('ok')] }]);
     expect(run.status).toBe('finished');

@@ -1,9 +1,10 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import { type APIError, asNotFoundError, NotFoundError, RequestValidationError } from '../core/errors.js';
+import { APIError, asNotFoundError, NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { requireNonEmptyString } from '../core/validate.js';
 import { isEnvReference } from './api-key.js';
+import { isNoDatabaseAnswer } from './gateway-error.js';
 import { lintGatewayModelEntry } from './lint-entry.js';
 import type { GatewayModelEntry } from './model-entry.js';
 import type { GatewayAdminClientOptions } from './options.js';
@@ -22,7 +23,10 @@ import {
 import { gatewayDate } from './spend-dates.js';
 
 export interface ProbeOptions extends RequestOptions {
-  /** The body `user` field, as the platform sends it: recorded in the gateway's spend logs, not forwarded. */
+  /**
+   * The body `user` field, as the platform sends it: recorded in the built-in gateway's spend logs, passed on
+   * to a same-kind external gateway (`gateway_proxy/`), not to an OpenAI-compatible one (`compat/`).
+   */
   user?: string;
 }
 
@@ -30,7 +34,7 @@ export interface SpendLogQuery {
   /** Start of the window (UTC); a `Date` or `YYYY-MM-DD HH:MM:SS`. */
   startDate: Date | string;
   endDate: Date | string;
-  /** Rows per page, 1 to 1000 (notes §2.5). Default 100. */
+  /** Rows per page, 1 to 100 (the gateway answers 422 above). Default 100. */
   pageSize?: number;
 }
 
@@ -61,7 +65,8 @@ export class GatewayAdminClient extends BaseClient {
    * Adds a model: `POST /model/new`. It needs the gateway's database (the platform's default deployment keeps
    * models there): the model is then persisted and survives restarts and upgrades, and other gateway pods pick
    * it up after their next reload (about 30 s). Without a database the gateway answers 500 and nothing is
-   * added. (Spec 4.3 and 8 say "lost on restart"; see docs/compatibility.md.) Build `entry` with
+   * added: the error (an `InternalServerError`) says so, and `diagnoseGatewayError` reads it as
+   * `no-database`. (Spec 4.3 and 8 say "lost on restart"; see docs/compatibility.md.) Build `entry` with
    * `gatewayModelEntry`; models that must exist at start-up belong in the proxy configuration.
    */
   async addModel(entry: GatewayModelEntry, options: RequestOptions = {}): Promise<AddedGatewayModel> {
@@ -78,6 +83,7 @@ export class GatewayAdminClient extends BaseClient {
       json: entry,
       ...options,
       decode: (input) => addedModelSchema.safeParse(input),
+      mapError: explainNoDatabase,
     });
   }
 
@@ -131,7 +137,9 @@ export class GatewayAdminClient extends BaseClient {
       ...options,
       decode: (input) => deleteModelSchema.safeParse(input ?? {}),
       mapError: (error) =>
-        error.status === 400 && /not found/i.test(error.message) ? asNotFound(error) : error,
+        error.status === 400 && /not found/i.test(error.message)
+          ? asNotFound(error)
+          : explainNoDatabase(error),
     });
   }
 
@@ -161,8 +169,9 @@ export class GatewayAdminClient extends BaseClient {
   }
 
   /**
-   * Spend-log rows of a time window, page after page: `GET /spend/logs/v2` (notes §2.5; beyond the spec).
-   * Input of recipe 5 (`reconcileSpend`).
+   * Spend-log rows of a time window, page after page: `GET /spend/logs/v2` (beyond the spec). Input of
+   * recipe 5 (`reconcileSpend`). Needs the gateway's database: without one the gateway answers 401 "Prisma
+   * Client is not initialized", an error whose message says so (`diagnoseGatewayError`: `no-database`).
    */
   async *spendLogs(query: SpendLogQuery, options: RequestOptions = {}): AsyncGenerator<SpendLogRow> {
     const start = gatewayDate(query?.startDate, 'startDate');
@@ -179,6 +188,7 @@ export class GatewayAdminClient extends BaseClient {
         query: { start_date: start, end_date: end, page, page_size: pageSize },
         ...options,
         decode: (input) => spendLogPageSchema.safeParse(input),
+        mapError: explainNoDatabase,
       });
       yield* answer.data;
       if (answer.data.length === 0 || page >= (answer.total_pages ?? page)) return;
@@ -199,6 +209,25 @@ function checkEntry(entry: GatewayModelEntry): void {
     }
   }
   if (issues.length > 0) throw new RequestValidationError(issues);
+}
+
+/**
+ * The same error (same class and status) with a message that says the gateway has no database, when that is
+ * why it refused: its own messages for it ("No DB Connected", "Prisma Client is not initialized") do not say
+ * what to do, and the spend-log one comes with a 401 that looks like a wrong key.
+ */
+function explainNoDatabase(error: APIError): APIError {
+  if (!isNoDatabaseAnswer(error)) return error;
+  const { status, headers, body, method, url } = error;
+  const ErrorClass = (error.constructor as typeof APIError | undefined) ?? APIError;
+  return new ErrorClass({
+    status,
+    headers,
+    body,
+    method,
+    url,
+    message: `The gateway has no database (or does not keep models in it), which this endpoint needs; models of such a gateway belong in proxy_config.model_list (it answered ${status}: ${readMessage(error)})`,
+  });
 }
 
 function asNotFound(error: APIError): NotFoundError {

@@ -1,4 +1,4 @@
-import { isAPIError } from '../core/errors.js';
+import { type APIError, isAPIError } from '../core/errors.js';
 
 /**
  * notes §2.2: every gateway error answers `{error: {message, type, param, code}}`, where `code` is the HTTP
@@ -27,13 +27,28 @@ export function readGatewayError(error: unknown): GatewayErrorBody | undefined {
   };
 }
 
-// notes §2.2: an error raised upstream names the provider's exception ("<Provider>Exception - …");
-// without one the built-in gateway itself refused the call.
+// An error raised upstream names the provider's exception ("<Provider>Exception - …"); without one the
+// built-in gateway itself refused the call (docs/gateway-and-attribution.md, "Checking the chain").
 const UPSTREAM_MARK = /\b\w+Exception - /;
+
+// The built-in gateway without a database (docs/compatibility.md, "Model gateway"): 500 "No DB Connected" on
+// /model/new and /model/delete, 500 asking for STORE_MODEL_IN_DB when it has one but does not keep models
+// there, 401 "Prisma Client is not initialized" on spend logs.
+const NO_DATABASE = /No DB Connected|STORE_MODEL_IN_DB|Prisma Client is not initialized|db_not_connected/i;
+// Without a database a key other than the master key cannot be looked up: 400 "No connected db."
+// (type no_db_connection) instead of 401.
+const KEY_NOT_CHECKABLE = /No connected db/i;
+
+/** True when the gateway refused because it has no database (see {@link diagnoseGatewayError}). */
+export function isNoDatabaseAnswer(error: APIError): boolean {
+  const message = readGatewayError(error)?.message ?? '';
+  return !UPSTREAM_MARK.test(message) && NO_DATABASE.test(message);
+}
 
 export type GatewayFailure =
   | 'model-not-in-list'
   | 'gateway-auth'
+  | 'no-database'
   | 'upstream-auth'
   | 'upstream-model-not-found'
   | 'upstream-endpoint-not-found'
@@ -74,8 +89,17 @@ export function diagnoseGatewayError(error: unknown): GatewayDiagnosis | undefin
         "the model is not in the built-in gateway's model list: add it (addModel or proxy_config.model_list) or use a listed model_name (spec 7)",
       );
     }
-    if (status === 401 || status === 403) {
-      return diagnose('gateway-auth', 'the built-in gateway refused the master key (spec 5.6)');
+    if (NO_DATABASE.test(message)) {
+      return diagnose(
+        'no-database',
+        'the built-in gateway has no database (or does not keep models in it): /model/new, /model/delete and spend logs need one, as in the platform default deployment; without one, models belong in proxy_config.model_list',
+      );
+    }
+    if (status === 401 || status === 403 || (status === 400 && KEY_NOT_CHECKABLE.test(message))) {
+      return diagnose(
+        'gateway-auth',
+        'the built-in gateway refused the master key (spec 5.6); a gateway without a database answers 400 "No connected db." for any key but its master key',
+      );
     }
     return diagnose('other', 'the built-in gateway refused the call; see gatewayError');
   }

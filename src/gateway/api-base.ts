@@ -12,8 +12,9 @@ export interface ApiBaseCheck {
 
 /**
  * Checks and corrects `gateway_params.api_base` for the gateway kind (spec 2.6): a same-kind gateway takes
- * the base without `/v1` (its client appends `/v1/chat/completions`), an OpenAI-compatible one needs the
- * base ending in `/v1` (only `/chat/completions` is appended).
+ * the base without `/v1`, an OpenAI-compatible one needs the base ending in `/v1`. In both cases the built-in
+ * gateway posts to `{api_base}/chat/completions`; a same-kind gateway serves that path with and without
+ * `/v1` (docs/compatibility.md, "Model gateway").
  */
 export function checkApiBase(
   input: unknown,
@@ -73,7 +74,8 @@ export function checkApiBase(
       level: 'info',
       code: 'api-base-v1-removed',
       path,
-      message: 'trailing /v1 removed: a same-kind gateway appends /v1/chat/completions itself (spec 2.6)',
+      message:
+        'trailing /v1 removed: spec 2.6 gives a same-kind gateway its base without /v1 (it serves /chat/completions there)',
     });
   }
   if (kind === 'openai-compatible' && !/\/v1$/.test(pathname)) {
@@ -82,7 +84,8 @@ export function checkApiBase(
       level: 'info',
       code: 'api-base-v1-added',
       path,
-      message: '/v1 appended: an OpenAI-compatible gateway needs it in api_base, it is not added (spec 2.6)',
+      message:
+        '/v1 appended: only /chat/completions is appended to api_base, so an OpenAI-compatible gateway needs /v1 in it (spec 2.6)',
     });
   }
   return { value: `${url.origin}${pathname}`, issues, notes };

@@ -17,7 +17,7 @@ export function lintGatewayModelEntry(entry: GatewayModelEntry, index?: number):
       level: 'warning',
       code: 'same-kind-api-base-v1',
       path: at('gateway_params', 'api_base'),
-      message: `${entry.model_name}: a same-kind gateway takes api_base without /v1 (/v1/chat/completions is appended, spec 2.6)`,
+      message: `${entry.model_name}: a same-kind gateway takes api_base without /v1 (spec 2.6; /chat/completions is appended)`,
     });
   }
   if (model.startsWith(COMPAT_PREFIX) && !base.endsWith('/v1')) {
@@ -25,7 +25,7 @@ export function lintGatewayModelEntry(entry: GatewayModelEntry, index?: number):
       level: 'warning',
       code: 'compat-api-base-missing-v1',
       path: at('gateway_params', 'api_base'),
-      message: `${entry.model_name}: an OpenAI-compatible gateway needs api_base ending in /v1 (not appended, spec 2.6)`,
+      message: `${entry.model_name}: an OpenAI-compatible gateway needs api_base ending in /v1 (only /chat/completions is appended, spec 2.6)`,
     });
   }
   if (

@@ -27,10 +27,16 @@ export interface GatewayModelEntry {
 export interface GatewayModelEntryInput {
   /** What users see in the model dropdown. */
   modelName: string;
-  /** The model as the external gateway expects it in the request body `model` field, without any prefix. */
+  /**
+   * The model as the external gateway names it, without any prefix. A same-kind gateway receives it as is; an
+   * OpenAI-compatible one receives `<provider>/<upstreamModel>` (the built-in gateway drops only `compat/`).
+   */
   upstreamModel: string;
   gatewayKind: GatewayKind;
-  /** Required for `openai-compatible` (`compat/<provider>/<model>`); not used for `same-kind`. */
+  /**
+   * Required for `openai-compatible` (`compat/<provider>/<model>`; the external gateway receives
+   * `<provider>/<model>` in the body); not used for `same-kind`.
+   */
   provider?: string;
   /** Base URL of the external gateway, reachable from the cluster. */
   apiBase: string;

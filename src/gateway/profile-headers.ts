@@ -7,6 +7,10 @@ import {
 } from './attribution-headers.js';
 import type { GatewayConfigNote } from './config-note.js';
 import { type ForwardingOptions, isForwardedClientHeader } from './forwarded-headers.js';
+
+/** The built-in gateway's own key header (docs/compatibility.md, "Model gateway"). */
+const GATEWAY_KEY_HEADER = 'x-gateway-api-key';
+
 import type { JsonObject } from './json-value.js';
 import { parseSpendLogsMetadataHeader, spendLogsMetadataHeader } from './spend-metadata.js';
 
@@ -120,6 +124,13 @@ export function attributionNotes(
         code: 'session-id-overwritten',
         path: ['headers', name],
         message: `${SESSION_ID_HEADER} is overwritten at call time with the conversation id; it is for tracing, not attribution`,
+      });
+    } else if (lower === GATEWAY_KEY_HEADER) {
+      notes.push({
+        level: 'warning',
+        code: 'gateway-key-header',
+        path: ['headers', name],
+        message: `${GATEWAY_KEY_HEADER} is read by the built-in gateway as the caller's key, in place of the one the runtime sends: calls are refused unless it holds a key the gateway accepts; it is never forwarded`,
       });
     } else if (options.forwardingEnabled !== false && !isForwardedClientHeader(name)) {
       notes.push({

@@ -23,7 +23,7 @@ export const PATTERN_B_WARNINGS: readonly GatewayConfigNote[] = [
     level: 'warning',
     code: 'pattern-b-model-list-size',
     message:
-      'the model list will return 200 or more entries: the configured ones, a literal "*", and the whole built-in registry of the compatible family, most of which do not exist upstream',
+      'the model list will return 200 or more entries: the configured ones, the built-in registry of the compatible family as compat/<model> (most of which do not exist upstream, and which are sent upstream with that prefix), and a literal "*" on some gateway versions',
   },
   {
     level: 'warning',
@@ -33,7 +33,8 @@ export const PATTERN_B_WARNINGS: readonly GatewayConfigNote[] = [
   {
     level: 'warning',
     code: 'pattern-b-unknown-forwarded',
-    message: 'unknown model names are forwarded verbatim and rejected by the external gateway',
+    message:
+      'every model name is forwarded verbatim (no prefix removed); names the external gateway does not serve are its 400',
   },
 ];
 

@@ -253,7 +253,13 @@ for (const { version } of versionsUnderTest('gateway')) {
       expect(diagnoseGatewayError(error)).toMatchObject({ origin: 'built-in', failure: 'gateway-auth' });
       const probe = await failure(gateway.probeModel('direct-compat'));
       expect(diagnoseGatewayError(probe)).toMatchObject({ origin: 'built-in', failure: 'gateway-auth' });
-      for (const value of [error, probe, log.lines]) {
+      // The gateway's own key header is read as the caller's key, in place of Authorization.
+      const right = client(chain, chain.builtin.url);
+      const keyHeader = await failure(
+        right.probeModel('direct-compat', { headers: { 'x-gateway-api-key': wrong } }),
+      );
+      expect(diagnoseGatewayError(keyHeader)).toMatchObject({ origin: 'built-in', failure: 'gateway-auth' });
+      for (const value of [error, probe, keyHeader, log.lines]) {
         expect([String(value), JSON.stringify(value), inspect(value, { depth: 8 })].join('\n')).not.toContain(
           wrong,
         );

@@ -118,6 +118,14 @@ describe('recipe 2 — per-profile headers', () => {
     expect(extra_headers).toEqual({ 'X-Gateway-Session-Id': 'mine' });
   });
 
+  it("warns that x-gateway-api-key replaces the caller's key at the built-in gateway", () => {
+    const { notes } = profileExtraHeaders({ headers: { 'X-Gateway-Api-Key': 'sk-team' } });
+    const note = notes.find((n) => n.code === 'gateway-key-header');
+    expect(note).toMatchObject({ level: 'warning', path: ['headers', 'X-Gateway-Api-Key'] });
+    expect(note?.message).toMatch(/caller's key/);
+    expect(codes(notes)).not.toContain('header-not-forwarded');
+  });
+
   it('says nothing is forwarded when forwarding is off', () => {
     const { notes } = profileExtraHeaders({ headers: { 'x-a': '1' } }, { forwardingEnabled: false });
     expect(codes(notes)).toEqual(['forwarding-disabled']);

@@ -53,6 +53,7 @@ useMswServer(
 );
 const client = new GatewayAdminClient({ baseUrl: BUILTIN, masterKey: MASTER, logLevel: 'off' });
 beforeEach(() => {
+  store.database = true;
   store.restart();
   store.spendLogs.length = 0;
   received.length = 0;
@@ -88,11 +89,11 @@ async function failure(run: Promise<unknown>): Promise<APIError> {
 }
 
 describe('entries built per spec 2.6 work through the chain', () => {
-  it('same-kind: /v1/chat/completions on the base, model as the gateway names it, the gateway key', async () => {
+  it('same-kind: /chat/completions on the base (as the real gateway), model as the gateway names it, the gateway key', async () => {
     await client.addModel(sameKind());
     expect(await client.probeModel('sonnet-via-gateway')).toEqual({ model: 'claude-sonnet-4-5-20250929' });
     expect(received).toHaveLength(1);
-    expect(received[0]!.path).toBe('/v1/chat/completions');
+    expect(received[0]!.path).toBe('/chat/completions');
     expect(received[0]!.body.model).toBe('claude-sonnet-4-5-20250929');
     expect(received[0]!.headers.authorization).toBe('Bearer sk-ext-good');
   });
@@ -110,7 +111,7 @@ describe('entries built per spec 2.6 work through the chain', () => {
     await client.addModel(compat({ modelName: 'b', apiBase: `${COMPAT_URL}/` }));
     await client.probeModel('a');
     await client.probeModel('b');
-    expect(received.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+    expect(received.map((r) => r.path)).toEqual(['/chat/completions', '/v1/chat/completions']);
   });
 });
 
@@ -182,7 +183,7 @@ describe('spec 7 — gateway error rows', () => {
     expect(received.at(-1)!.body.model).toBe('openai/gpt-9-does-not-exist');
   });
 
-  it('a same-kind api_base ending in /v1 (hand-written) reaches no endpoint: 404 upstream', async () => {
+  it('a same-kind api_base ending in /v1 (hand-written) still works: a same-kind gateway serves both paths', async () => {
     await client.addModel({
       model_name: 'v1-twice',
       gateway_params: {
@@ -191,12 +192,9 @@ describe('spec 7 — gateway error rows', () => {
         api_key: 'os.environ/EXTERNAL_GW_KEY',
       },
     });
-    const error = await failure(client.probeModel('v1-twice'));
-    expect(isNotFoundError(error)).toBe(true);
-    expect(diagnoseGatewayError(error)).toMatchObject({
-      origin: 'external',
-      failure: 'upstream-endpoint-not-found',
-    });
+    await client.probeModel('v1-twice');
+    expect(received[0]!.path).toBe('/v1/chat/completions');
+    expect(received[0]!.body.model).toBe('gpt-4o');
   });
 
   it('a compatible api_base without /v1 (hand-written) reaches no endpoint: 404 upstream', async () => {
@@ -235,6 +233,36 @@ describe('Pattern B model list (spec 2.7, 8)', () => {
     expect(ids.length).toBeGreaterThanOrEqual(200);
     expect(ids).toContain('*');
     expect(ids).toContain('sonnet-via-gateway');
+    // As the real gateway lists its registry: with the compatible prefix.
+    expect(ids.filter((id) => id.startsWith('compat/')).length).toBeGreaterThanOrEqual(200);
+  });
+});
+
+describe('a gateway without a database (as the real one answers)', () => {
+  it('addModel, deleteModel and spendLogs fail with errors that say so; diagnosed no-database', async () => {
+    store.database = false;
+    const added = await failure(client.addModel(sameKind()));
+    expect(added.status).toBe(500);
+    expect(added.message).toMatch(/no database/);
+    expect(diagnoseGatewayError(added)).toMatchObject({ origin: 'built-in', failure: 'no-database' });
+    const deleted = await failure(client.deleteModel('some-id'));
+    expect(isNotFoundError(deleted)).toBe(false);
+    expect(diagnoseGatewayError(deleted)?.failure).toBe('no-database');
+    const spend = await failure(
+      client.spendLogs({ startDate: '2026-01-01 00:00:00', endDate: '2026-01-02 00:00:00' }).next(),
+    );
+    expect(spend.status).toBe(401);
+    expect(spend.message).toMatch(/no database/);
+    expect(diagnoseGatewayError(spend)?.failure).toBe('no-database');
+  });
+
+  it('any key but the master key is 400 "No connected db.", diagnosed gateway-auth', async () => {
+    store.database = false;
+    const wrong = new GatewayAdminClient({ baseUrl: BUILTIN, masterKey: 'sk-not-master', logLevel: 'off' });
+    const error = await failure(wrong.listModels());
+    expect(error.status).toBe(400);
+    expect(diagnoseGatewayError(error)).toMatchObject({ origin: 'built-in', failure: 'gateway-auth' });
+    expect(JSON.stringify(error) + String(error)).not.toContain('sk-not-master');
   });
 });
 
@@ -268,10 +296,15 @@ describe('header forwarding and attribution through the chain', () => {
     expect(Object.keys(received[0]!.headers).filter((h) => h.startsWith('x-'))).toEqual([]);
   });
 
-  it('the body user is recorded in the built-in spend logs, not forwarded', async () => {
+  it('the body user is recorded in the built-in spend logs, passed on to a same-kind gateway only', async () => {
+    await client.addModel(compat());
+    await client.probeModel('sonnet-via-bifrost', { user: 'user-bob' });
+    expect(received[0]!.body.user).toBeUndefined();
+    received.length = 0;
+    store.spendLogs = [];
     await client.addModel(sameKind());
     await client.probeModel('sonnet-via-gateway', { headers, user: 'user-alice' });
-    expect(received[0]!.body.user).toBeUndefined();
+    expect(received[0]!.body.user).toBe('user-alice');
     const rows = [];
     for await (const row of client.spendLogs({
       startDate: new Date(Date.now() - 3_600_000),

@@ -136,7 +136,8 @@ describe('Pattern B (spec 2.7)', () => {
     expect(text).toMatch(/200 or more entries/);
     expect(text).toMatch(/literal "\*"/);
     expect(text).toMatch(/bare model name yields HTTP 400/);
-    expect(text).toMatch(/forwarded verbatim and rejected by the external gateway/);
+    expect(text).toMatch(/forwarded verbatim/);
+    expect(text).toMatch(/compat\/<model>/);
   });
 
   it('wildcardGatewayEntry reports the warnings through onNote and adds /v1', () => {

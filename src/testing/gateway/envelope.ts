@@ -1,7 +1,12 @@
 import { HttpResponse } from 'msw/http';
 
 /** notes §2.2: `{error: {message, type, param, code}}` with `code` the status as a string. */
-export function gatewayError(status: number, message: string, type: string | null, param = 'None') {
+export function gatewayError(
+  status: number,
+  message: string,
+  type: string | null,
+  param: string | null = 'None',
+) {
   return HttpResponse.json({ error: { message, type, param, code: String(status) } }, { status });
 }
 

@@ -7,9 +7,9 @@ const SESSION_ID_HEADER = 'x-gateway-session-id';
 const SPEND_METADATA_HEADER = 'x-gateway-spend-logs-metadata';
 
 /**
- * What the built-in gateway sends upstream for an entry (spec 2.6): `gateway_proxy/<m>` → `<m>` to
- * `<api_base>/v1/chat/completions`; `compat/<rest>` → `<rest>` to `<api_base>/chat/completions`. For the
- * wildcard (`compat/*`) the requested name itself is sent.
+ * What the built-in gateway sends upstream for an entry, as the real one does (docs/compatibility.md, "Model
+ * gateway"): `gateway_proxy/<m>` → `<m>` and `compat/<rest>` → `<rest>` (split on the first slash), both to
+ * `<api_base>/chat/completions`. For the wildcard (`compat/*`) the requested name itself is sent, verbatim.
  */
 export function upstreamCall(
   entry: StoredGatewayModel,
@@ -18,7 +18,7 @@ export function upstreamCall(
   const { model, api_base: apiBase } = entry.gateway_params;
   const base = apiBase.replace(/\/+$/, '');
   if (model.startsWith('gateway_proxy/')) {
-    return { url: `${base}/v1/chat/completions`, model: model.slice('gateway_proxy/'.length) };
+    return { url: `${base}/chat/completions`, model: model.slice('gateway_proxy/'.length) };
   }
   if (model === 'compat/*') return { url: `${base}/chat/completions`, model: requested };
   if (model.startsWith('compat/'))
@@ -44,8 +44,9 @@ export async function forwardCompletion(
     );
   const incoming = Object.fromEntries(request.headers);
   const key = store.resolveKey(entry.gateway_params.api_key);
-  // Recipes: the body `user` is recorded here, not forwarded upstream.
-  const { user, ...forwardedBody } = body;
+  // The body `user` is recorded here, and passed on only to a same-kind gateway (as the real gateway does).
+  const { user, ...rest } = body;
+  const forwardedBody = entry.gateway_params.model.startsWith('gateway_proxy/') ? body : rest;
   const started = new Date();
   let upstream: Response;
   try {

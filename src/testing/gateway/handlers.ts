@@ -17,18 +17,27 @@ export interface GatewayHandlersOptions {
 const CREATED = 1677610602;
 
 /**
- * Stateful msw handlers for the built-in gateway (spec 4.3; notes §2): a model added is listed at once and
- * lost on `store.restart()`; chat completions are forwarded to the external gateway per spec 2.6 and logged
- * as spend rows; errors use the gateway's envelope.
+ * Stateful msw handlers for the built-in gateway (spec 4.3), answering as the real gateway does
+ * (docs/compatibility.md, "Model gateway"): a model added is listed at once and lost on `store.restart()`;
+ * chat completions are forwarded to the external gateway and logged as spend rows; errors use the gateway's
+ * envelope; `store.database = false` answers as a gateway without a database.
  */
 export function gatewayHandlers(options: GatewayHandlersOptions) {
   const store = options.store ?? new GatewayStore();
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const denied = (request: Request) =>
-    bearer(request) === options.masterKey
-      ? undefined
-      : gatewayError(401, 'Authentication Error, Invalid proxy server token passed.', 'auth_error');
+  const denied = (request: Request) => {
+    if (bearer(request) === options.masterKey) return undefined;
+    // Without a database any other key cannot be looked up: the real gateway answers 400, not 401.
+    if (!store.database) return gatewayError(400, 'No connected db.', 'no_db_connection', null);
+    return gatewayError(401, 'Authentication Error, Invalid proxy server token passed.', 'auth_error');
+  };
+  const noDatabase = () =>
+    gatewayError(
+      500,
+      `{'error': "No DB Connected. Here's how to do it - https://docs.example.com/proxy/virtual_keys"}`,
+      'auth_error',
+    );
 
   const listModels = ({ request }: { request: Request }) => {
     const refusal = denied(request);
@@ -76,6 +85,7 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
     http.post(`${base}/model/new`, async ({ request }) => {
       const refusal = denied(request);
       if (refusal) return refusal;
+      if (!store.database) return noDatabase();
       if (!store.storeModelInDb) {
         return gatewayError(
           500,
@@ -118,6 +128,7 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
     http.post(`${base}/model/delete`, async ({ request }) => {
       const refusal = denied(request);
       if (refusal) return refusal;
+      if (!store.database) return noDatabase();
       const id = String((await jsonBody(request))?.id ?? '');
       if (!store.deleteModel(id)) {
         return gatewayError(400, `{'error': 'Model with id=${id} not found in db'}`, 'auth_error');
@@ -133,6 +144,7 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
     http.get(`${base}/spend/logs/v2`, ({ request }) => {
       const refusal = denied(request);
       if (refusal) return refusal;
+      if (!store.database) return gatewayError(401, 'Prisma Client is not initialized', 'internal_error');
       const url = new URL(request.url);
       const rawStart = url.searchParams.get('start_date');
       const rawEnd = url.searchParams.get('end_date');

@@ -18,9 +18,18 @@ export interface GatewayStoreInit {
   config?: { model_list?: ConfigEntry[]; general_settings?: { forward_client_headers_to_llm_api?: boolean } };
   /** Environment of the gateway pod, for `os.environ/VAR` keys. */
   env?: Record<string, string>;
-  /** Answer `POST /model/new` with the 500 of a gateway without a model database (notes §2.1). */
+  /** Answer `POST /model/new` with the 500 of a gateway whose database does not keep models. */
   storeModelInDb?: boolean;
-  /** What the wildcard pattern adds to the model list (spec 2.7: the built-in registry, 200 or more names). */
+  /**
+   * Whether the gateway has a database (default true). Without one it answers as the real one does:
+   * `/model/new` and `/model/delete` 500 "No DB Connected…", spend logs 401 "Prisma Client is not
+   * initialized", and any key but the master key 400 "No connected db.".
+   */
+  database?: boolean;
+  /**
+   * What the wildcard pattern adds to the model list, besides the configured names and a literal `*` (the real
+   * gateway: its registry of the compatible family, 200 or more `compat/<model>` names).
+   */
   wildcardRegistry?: string[];
   /** Spend recorded per successful call. Default 0.001. */
   spendPerCall?: number;
@@ -37,6 +46,7 @@ export class GatewayStore {
   spendLogs: StoredSpendRow[] = [];
   forwardClientHeaders = false;
   storeModelInDb: boolean;
+  database: boolean;
   env: Record<string, string>;
   wildcardRegistry: string[];
   spendPerCall: number;
@@ -46,9 +56,10 @@ export class GatewayStore {
     this.#config = init.config;
     this.env = { ...init.env };
     this.storeModelInDb = init.storeModelInDb ?? true;
+    this.database = init.database ?? true;
     this.wildcardRegistry =
       init.wildcardRegistry ??
-      Array.from({ length: 200 }, (_, i) => `registry-model-${String(i + 1).padStart(3, '0')}`);
+      Array.from({ length: 210 }, (_, i) => `compat/registry-model-${String(i + 1).padStart(3, '0')}`);
     this.spendPerCall = init.spendPerCall ?? 0.001;
     this.restart();
   }

@@ -110,7 +110,7 @@ async function subscribed(events = EVENTS): Promise<Run> {
   let count = 0;
   let run: Run = { wall: Number.NaN, cpu: Number.NaN };
   for await (const event of subscription) {
-    sink += event.kind.length;
+    sink += String(event.kind).length;
     count += 1;
     if (count === events) {
       run = { wall: performance.now() - started, cpu: cpuSince(cpu) };

@@ -40,12 +40,12 @@ export type ConfirmationPolicy =
 
 /** OpenAPI `Agent` (kind "Agent"): the LLM and tools. Other fields of the schema pass through unchanged. */
 export interface AgentSpec {
-  kind?: 'Agent';
+  kind?: 'Agent' | undefined;
   llm: {
     model: string;
-    api_key?: string | null;
-    base_url?: string | null;
-    usage_id?: string;
+    api_key?: string | null | undefined;
+    base_url?: string | null | undefined;
+    usage_id?: string | undefined;
     [field: string]: unknown;
   };
   tools?: { name: string; params?: Record<string, unknown> }[];
@@ -60,16 +60,16 @@ export interface StartConversationRequest {
   agent: AgentSpec;
   workspace: { working_dir: string; kind?: 'LocalWorkspace'; [field: string]: unknown };
   /** A UUID; starting an id that already runs returns that conversation (notes §1.3). */
-  conversation_id?: string;
-  confirmation_policy?: ConfirmationPolicy;
-  initial_message?: MessageInput;
-  max_iterations?: number;
-  stuck_detection?: boolean;
+  conversation_id?: string | undefined;
+  confirmation_policy?: ConfirmationPolicy | undefined;
+  initial_message?: MessageInput | undefined;
+  max_iterations?: number | undefined;
+  stuck_detection?: boolean | undefined;
   /** `name → value` or `{kind:"StaticSecret", value}` / `{kind:"LookupSecret", url, headers}`. */
   secrets?: Record<string, string | { kind: string; [field: string]: unknown }>;
-  tool_module_qualnames?: Record<string, string>;
-  plugins?: unknown[] | null;
-  hook_config?: Record<string, unknown> | null;
+  tool_module_qualnames?: Record<string, string> | undefined;
+  plugins?: unknown[] | null | undefined;
+  hook_config?: Record<string, unknown> | null | undefined;
 }
 
 const SORT_ORDERS: readonly string[] = ['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC'];

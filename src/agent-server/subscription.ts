@@ -904,10 +904,10 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     let full = false;
     for (let i = 0; i < queues.length; i += 1) if (queues[i]!.push(event) >= max) full = true;
     if (full && this.#backlog !== undefined && this.#backlog.size >= max) full = this.#dropBacklog();
-    const kind = event.kind;
+    const kind = event.kind as KnownEventKind; // an unknown kind has no listeners of its own
     if (this.#anyListener()) {
       if (this.listenerCount('event') > 0) this.#emitEvent('event', event);
-      if (this.listenerCount(kind as KnownEventKind) > 0) this.#emitEvent(kind, event);
+      if (this.listenerCount(kind) > 0) this.#emitEvent(kind, event);
     }
     // Catch-up events can be older than the snapshot the connection started with: they must not roll it back.
     if (

@@ -10,8 +10,13 @@ import type { ValidationIssue } from '../core/errors.js';
 const UNKNOWN_BRAND = Symbol.for('agent-platform-sdk.models.unknown');
 
 declare const unknownKindBrand: unique symbol;
-/** A `kind` string that is not one of the known kinds (branded so `switch (x.kind)` narrows known kinds only). */
-export type UnknownKind = string & { readonly [unknownKindBrand]: true };
+/**
+ * The `kind` of an unknown value. At run time it is the server's kind string, untouched; its type is opaque,
+ * not `string`, because TypeScript stops narrowing a union on `kind` when any member's `kind` is a (branded)
+ * string: with this type, `if (event.kind === 'ActionEvent')` and `switch (event.kind)` narrow the known kinds,
+ * and `default` is left with the unknown ones. Read it as text with `String(event.kind)`.
+ */
+export type UnknownKind = { readonly [unknownKindBrand]: 'unknown-kind' };
 
 /** Why a value was parsed as unknown: its kind is not known, or its kind is known but its fields are invalid. */
 export interface UnknownInfo {

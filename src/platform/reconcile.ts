@@ -2,33 +2,33 @@ import { parseUtcTimestamp } from './utc-time.js';
 
 /** A gateway spend-log row, as `GatewayAdminClient.spendLogs` yields it (notes §2.5). */
 export interface ReconcileSpendRow {
-  request_id?: string;
+  request_id?: string | undefined;
   spend: number;
   startTime: string;
-  model?: string | null;
+  model?: string | null | undefined;
   /** The public `model_name` the call used. */
-  model_group?: string | null;
+  model_group?: string | null | undefined;
   /** The body `user` field: the platform user id (spec recipes, default request). */
-  user?: string | null;
+  user?: string | null | undefined;
   /** `x-gateway-session-id`: the conversation id, when header forwarding reached the gateway. */
-  session_id?: string | null;
+  session_id?: string | null | undefined;
 }
 
 /** A platform conversation, as `PlatformClient.listConversations` yields it (notes §3.4). */
 export interface ReconcileConversation {
   id: string;
-  tags?: Record<string, string> | null;
+  tags?: Record<string, string> | null | undefined;
   created_at: string;
   updated_at: string;
-  llm_model?: string | null;
-  created_by_user_id?: string | null;
+  llm_model?: string | null | undefined;
+  created_by_user_id?: string | null | undefined;
 }
 
 export interface ReconcileOptions {
   /** Slack added on both sides of a conversation's `created_at`…`updated_at` window. Default 60 000 ms. */
-  windowSlackMs?: number;
+  windowSlackMs?: number | undefined;
   /** Total only these tag keys. Default: every key found. */
-  tagKeys?: readonly string[];
+  tagKeys?: readonly string[] | undefined;
 }
 
 export type SpendMatch = 'session-id' | 'window';

@@ -15,7 +15,8 @@ export interface OtelApi {
 
 /** Any agent-server event as parsed JSON; only `kind` and the fields read below matter. */
 export interface PlainEvent {
-  kind: string;
+  /** The event's kind (a string at run time; the SDK types unknown kinds opaquely, see its event model docs). */
+  kind: unknown;
   [field: string]: unknown;
 }
 

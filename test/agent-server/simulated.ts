@@ -74,7 +74,7 @@ export async function until(predicate: () => boolean, timeout = 5_000, what = 'c
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The text of a MessageEvent, else its kind. */
-export function label(event: { kind: string; llm_message?: unknown }): string {
+export function label(event: { kind: unknown; llm_message?: unknown }): string {
   const content = (event.llm_message as { content?: { text?: string }[] } | undefined)?.content;
-  return content?.[0]?.text ?? event.kind;
+  return content?.[0]?.text ?? String(event.kind);
 }

@@ -209,7 +209,7 @@ describe('readiness, state mirror and delivery', () => {
     const texts: string[] = [];
     const kinds: string[] = [];
     sub.on('MessageEvent', (event: MessageEvent) => texts.push(label(event)));
-    sub.on('event', (event) => kinds.push(event.kind));
+    sub.on('event', (event) => kinds.push(String(event.kind)));
     await sub.ready;
     await until(() => sub.phase === 'live');
     store.publish(id, store.message('hi'));
@@ -486,7 +486,7 @@ describe('sending over the socket', () => {
       sub.on('state', (state) => state.execution_status === 'finished' && resolve()),
     );
     const kinds: string[] = [];
-    sub.on('event', (event) => kinds.push(event.kind));
+    sub.on('event', (event) => kinds.push(String(event.kind)));
     await sub.send('Run `pwd`');
     expect(JSON.parse(connections.at(-1)!.frames[1]!)).toEqual({
       role: 'user',

@@ -38,7 +38,7 @@ async function main(): Promise<Record<string, unknown>> {
   });
   const kinds: string[] = [];
   for await (const live of subscription) {
-    kinds.push(live.kind);
+    kinds.push(String(live.kind));
     if (
       isConversationStateUpdateEvent(live) &&
       live.key === 'execution_status' &&

@@ -109,11 +109,11 @@ for (const { version } of versionsUnderTest('agent-server')) {
         descending.push(String(event.id));
       expect(descending).toEqual(all.map((event) => event.id).reverse());
 
-      const kinds = [...new Set(all.map((event) => event.kind))];
+      const kinds = [...new Set(all.map((event) => String(event.kind)))];
       for (const kind of kinds) {
         const matched: string[] = [];
         for await (const event of events.search(finishedId, { kind: kind as 'ActionEvent' }))
-          matched.push(event.kind);
+          matched.push(String(event.kind));
         expect(matched.length, kind).toBe(all.filter((event) => event.kind === kind).length);
         expect(new Set(matched), kind).toEqual(new Set([kind]));
         expect(await events.count(finishedId, { kind: kind as 'ActionEvent' }), kind).toBe(matched.length);
@@ -243,7 +243,12 @@ for (const { version } of versionsUnderTest('agent-server')) {
       ]);
       subscription.close();
 
-      const logOrder = persistedLogOrder(server, info.id);
+      // The socket can deliver an event just before its file is on disk: wait (bounded) for the last one.
+      let logOrder = persistedLogOrder(server, info.id);
+      for (let i = 0; i < 50 && !logOrder.includes(String(received.at(-1)?.id)); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        logOrder = persistedLogOrder(server, info.id);
+      }
       const persistedIds = new Set(logOrder);
       const deliveredPersisted = received
         .filter((event) => persistedIds.has(String(event.id)))

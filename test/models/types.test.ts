@@ -40,7 +40,7 @@ function summarise(event: Event): string {
     case 'AgentErrorEvent':
       return event.error;
     case 'ObservationEvent':
-      return event.observation.kind;
+      return String(event.observation.kind);
     case 'UserRejectObservation':
       return event.rejection_source;
     case 'SystemPromptEvent':
@@ -99,5 +99,41 @@ describe('narrowing', () => {
     expectTypeOf<ActionEvent['security_risk']>().toEqualTypeOf<'UNKNOWN' | 'LOW' | 'MEDIUM' | 'HIGH'>();
     expectTypeOf<ActionEvent['id']>().toEqualTypeOf<string>();
     expectTypeOf(parseEvent).returns.toEqualTypeOf<Event>();
+  });
+});
+
+/** Narrowing without a guard: the unknown kind is opaque, so comparing `kind` with a known name narrows. */
+function withoutGuard(event: Event): string {
+  if (event.kind === 'ConversationStateUpdateEvent') return `${event.key}`;
+  switch (event.kind) {
+    case 'ActionEvent':
+      return event.action?.kind === 'TerminalAction' ? event.action.command : 'action';
+    case 'MessageEvent':
+      return event.llm_message.role;
+    default: {
+      // Every other known kind, and the unknown ones, whose kind reads as text with String().
+      const rest: Exclude<Event, { kind: 'ActionEvent' | 'MessageEvent' | 'ConversationStateUpdateEvent' }> =
+        event;
+      return String(rest.kind);
+    }
+  }
+}
+
+describe('narrowing on kind without a guard', () => {
+  it('narrows known kinds with === and switch, and leaves unknown kinds to default', () => {
+    expect(
+      withoutGuard(parseEvent({ id: 'e1', timestamp: 't', source: 'agent', kind: 'HookishNewEvent', x: 1 })),
+    ).toBe('HookishNewEvent');
+    const message = parseEvent({
+      id: 'e2',
+      timestamp: '2026-02-05T11:24:45',
+      source: 'user',
+      kind: 'MessageEvent',
+      llm_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+    });
+    expect(withoutGuard(message)).toBe('user');
+    expectTypeOf<Extract<Event, { kind: 'MessageEvent' }>>().toEqualTypeOf<
+      Extract<KnownEvent, { kind: 'MessageEvent' }>
+    >();
   });
 });

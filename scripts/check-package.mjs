@@ -18,7 +18,7 @@ function main() {
   const work = mkdtempSync(join(tmpdir(), 'agent-platform-sdk-smoke-'));
   try {
     console.log('• npm pack');
-    const tarball = execFileSync('npm', ['pack', '--pack-destination', work, '--loglevel=error'], {
+    const tarball = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], {
       cwd: root,
     })
       .toString()

@@ -18,9 +18,13 @@ function main() {
   const work = mkdtempSync(join(tmpdir(), 'agent-platform-sdk-smoke-'));
   try {
     console.log('• npm pack');
-    const tarball = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], {
-      cwd: root,
-    })
+    const tarball = execFileSync(
+      'npm',
+      ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'],
+      {
+        cwd: root,
+      },
+    )
       .toString()
       .trim()
       .split('\n')

@@ -1,8 +1,11 @@
 // Subpath `agent-platform-sdk/testing`: msw handlers and in-memory state for testing apps built on the SDK.
-export { type AgentServerHandlersOptions, agentServerHandlers } from './testing/agent-server/handlers.js';
-export { type AgentServerApiHandlersOptions, agentServerApiHandlers } from './testing/agent-server/api-handlers.js';
+
+export {
+  type AgentServerApiHandlersOptions,
+  agentServerApiHandlers,
+} from './testing/agent-server/api-handlers.js';
 export { type BashResult, runSimulatedCommand } from './testing/agent-server/bash-simulation.js';
-export { SimulatedFiles } from './testing/agent-server/workspace-files.js';
+export { type AgentServerHandlersOptions, agentServerHandlers } from './testing/agent-server/handlers.js';
 export * from './testing/agent-server/index.js';
 export {
   AgentServerStore,
@@ -10,6 +13,7 @@ export {
   type StoredConversation,
   type StoredEvent,
 } from './testing/agent-server/store.js';
+export { SimulatedFiles } from './testing/agent-server/workspace-files.js';
 export {
   type ExternalGatewayHandlersOptions,
   externalGatewayHandlers,

@@ -8,7 +8,9 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const BUDGETS = [
-  { name: 'EventsClient alone', code: "export { EventsClient } from 'agent-platform-sdk';", maxGzip: 45_000 },
+  // 45 kB until the session protocol and the 1.58 event model (20 event, 45 action, 24 observation and 39 tool
+  // kinds) came in: 45.8 kB with them.
+  { name: 'EventsClient alone', code: "export { EventsClient } from 'agent-platform-sdk';", maxGzip: 48_000 },
   {
     name: './tracing subpath',
     code: "export * from 'agent-platform-sdk/tracing';",

@@ -51,8 +51,9 @@ try {
     const info = await conversations.get(id);
     console.log(`  ${info.id} "${info.title}" ${info.execution_status}`);
 
-    step('Run the agent and wait until it is done');
-    await conversations.run(id);
+    // The server runs an initial message right away (whatever its `run` says): a run() now is a 409 while
+    // that run lasts.
+    step('The first message runs; wait until it is done');
     const again = await conversations.run(id).catch((error) => error);
     console.log(
       `  a second run while it runs: ${isConflictError(again) ? 'ConflictError (409)' : 'accepted'}`,

@@ -1,6 +1,6 @@
 // The SDK against the real agent server, for every version of the matrix (test/peers/matrix.json): REST
-// reads and writes, the live subscription across a crash and restart of the server, and the event model
-// (every event a real server sends parses in strict mode and re-serialises to the same JSON).
+// reads and writes, and the event model (every event a real server sends parses in strict mode and
+// re-serialises to the same JSON). The live subscription is in session-protocol.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AGENT_SERVER_FEATURES,
@@ -13,7 +13,7 @@ import {
   safeParseEvent,
 } from '../../src/index.js';
 import { requirePeer, versionsUnderTest } from '../peers/peers.js';
-import { persistedLogOrder, type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
+import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
 import { BASIC_RUN, type FakeLlm, finish, startFakeLlm, terminal, think } from './support/fake-llm.js';
 import { compareVersions } from './support/record.js';
 import { allEvents, runScenario, settle, startBody } from './support/scenarios.js';
@@ -197,67 +197,6 @@ for (const { version } of versionsUnderTest('agent-server')) {
       await expect(conversations.pause(started.id)).rejects.toSatisfy(isNotFoundError);
     });
 
-    it('subscribe: the server crashes mid-run and restarts; every persisted event arrives once, in order', async () => {
-      llm.script([
-        { toolCalls: [terminal('echo before-the-crash')] },
-        { toolCalls: [think('after the restart')] },
-        { toolCalls: [finish('done')] },
-      ]);
-      const requestsBefore = llm.requests.length;
-      const body = startBody(server, llm);
-      const info = await conversations.start({ agent: body.agent, workspace: body.workspace });
-      const received: Event[] = [];
-      const subscription = events.subscribe(info.id, {
-        history: true,
-        reconnect: { initialDelay: 100, maxDelay: 1000 },
-      });
-      const following = (async () => {
-        for await (const event of subscription) {
-          received.push(event);
-          if (
-            event.kind === 'ObservationEvent' &&
-            (event as { observation?: { kind?: string } }).observation?.kind === 'FinishObservation'
-          )
-            return;
-        }
-      })();
-      await subscription.ready;
-      await events.send(info.id, { role: 'user', content: [{ type: 'text', text: 'go' }], run: true });
-      // Crash while the agent waits for its second LLM answer.
-      await llm.waitForRequests(requestsBefore + 1);
-      llm.hold();
-      try {
-        await llm.waitForRequests(requestsBefore + 2);
-        await server.kill();
-      } finally {
-        llm.release();
-      }
-      await server.restart();
-      // A restarted server marks a run it finds on disk as errored; the run goes on only when asked.
-      await conversations.run(info.id);
-      await Promise.race([
-        following,
-        new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('no FinishObservation within 90 s')), 90_000),
-        ),
-      ]);
-      subscription.close();
-
-      // The socket can deliver an event just before its file is on disk: wait (bounded) for the last one.
-      let logOrder = persistedLogOrder(server, info.id);
-      for (let i = 0; i < 50 && !logOrder.includes(String(received.at(-1)?.id)); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        logOrder = persistedLogOrder(server, info.id);
-      }
-      const persistedIds = new Set(logOrder);
-      const deliveredPersisted = received
-        .filter((event) => persistedIds.has(String(event.id)))
-        .map((event) => String(event.id));
-      expect(new Set(deliveredPersisted).size).toBe(deliveredPersisted.length);
-      // Everything up to the FinishObservation, in the server's log order.
-      const lastIndex = logOrder.indexOf(String(received.at(-1)?.id));
-      expect(lastIndex).toBeGreaterThan(0);
-      expect(deliveredPersisted).toEqual(logOrder.slice(0, lastIndex + 1));
-    });
+    // Following a conversation live across a crash and restart of the server: session-protocol.test.ts.
   });
 }

@@ -5,6 +5,8 @@
  * branded with a `Symbol.for` key and the exported `is…()` guards check the brand, not the class identity.
  */
 
+import type { ConnectionFailureReason } from './connection-failure.js';
+
 const BRAND = Symbol.for('agent-platform-sdk.error');
 
 type Branded = { [BRAND]?: string };
@@ -173,10 +175,26 @@ export class InternalServerError extends APIError {}
 brand(InternalServerError, 'InternalServerError');
 
 /** No answer: DNS failure, connection refused or reset. */
-export class APIConnectionError extends AgentPlatformError {}
+export class APIConnectionError extends AgentPlatformError {
+  /** What went wrong: `refused`, `dns`, `tls`, `reset`, `timeout` or `unknown`. */
+  readonly reason: ConnectionFailureReason;
+  constructor(
+    message: string,
+    options: { reason?: ConnectionFailureReason; code?: string | undefined; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.reason = options.reason ?? 'unknown';
+    // The system error code (`ECONNREFUSED`, `ENOTFOUND`, …) when the runtime gave one.
+    if (options.code !== undefined) this.code = options.code;
+  }
+}
 brand(APIConnectionError, 'APIConnectionError');
 /** A per-attempt `timeout` or the `totalTimeout` ran out. */
-export class APIConnectionTimeoutError extends APIConnectionError {}
+export class APIConnectionTimeoutError extends APIConnectionError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { ...options, reason: 'timeout' });
+  }
+}
 brand(APIConnectionTimeoutError, 'APIConnectionTimeoutError');
 /** The caller's `AbortSignal` fired. */
 export class APIUserAbortError extends AgentPlatformError {}

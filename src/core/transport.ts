@@ -1,6 +1,7 @@
 import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './bounded-body.js';
 import { checkClientOptions } from './check-options.js';
+import { connectionFailure, describeConnectionFailure } from './connection-failure.js';
 import { errorMessageFromBody } from './error-body.js';
 import {
   APIConnectionError,
@@ -247,11 +248,28 @@ export class Transport {
     if (isTimeoutError(error)) {
       return new APIConnectionTimeoutError(`${spec.method} ${shownUrl} timed out`);
     }
-    const message = error instanceof Error ? error.message : String(error);
-    const cause = isNetworkError(error) && error.cause instanceof Error ? error.cause.message : undefined;
-    const detail = redactText(cause ? `${message} (${cause})` : message, secrets);
-    return new APIConnectionError(`${spec.method} ${shownUrl} failed: ${detail}`);
+    // The request URL is named once, redacted; the runtime's own error (without the URL) is the cause.
+    const failure = connectionFailure(isNetworkError(error) ? error.cause : error);
+    const detail = redactText(describeConnectionFailure(failure), secrets);
+    return new APIConnectionError(`${spec.method} ${shownUrl} failed: ${detail}`, {
+      reason: failure.reason,
+      code: failure.code,
+      cause: redactedCause(failure.cause, failure.code, secrets),
+    });
   }
+}
+
+/** A copy of the runtime's error whose message is redacted: its text can echo what the request carried. */
+function redactedCause(
+  cause: unknown,
+  code: string | undefined,
+  secrets: readonly string[],
+): Error | undefined {
+  if (!(cause instanceof Error)) return undefined;
+  const copy = new Error(redactText(cause.message, secrets));
+  copy.name = cause.name;
+  if (code !== undefined) Object.assign(copy, { code });
+  return copy;
 }
 
 /** Redacted first, then cut: cutting first could leave the first half of a secret to be shown. */

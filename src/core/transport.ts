@@ -158,7 +158,12 @@ export class Transport {
       } else text = await response.text();
       this.logger.debug(`${spec.method} ${shownUrl} → ${response.status} in ${Date.now() - started} ms`);
     } catch (error) {
-      const mapped = this.#toSdkError(error, spec, shownUrl);
+      const mapped = this.#toSdkError(
+        error,
+        spec,
+        shownUrl,
+        credentialSent(auth, this.#init.headers, spec.headers),
+      );
       this.logger.debug(`${spec.method} ${shownUrl} failed in ${Date.now() - started} ms: ${mapped.message}`);
       throw mapped;
     }
@@ -224,7 +229,7 @@ export class Transport {
     });
   }
 
-  #toSdkError<T>(error: unknown, spec: CallSpec<T>, shownUrl: string): Error {
+  #toSdkError<T>(error: unknown, spec: CallSpec<T>, shownUrl: string, sentCredential: boolean): Error {
     if (isAgentPlatformError(error)) return error;
     const secrets = this.#init.secrets();
     if (spec.signal?.aborted) {
@@ -241,7 +246,13 @@ export class Transport {
         body,
         method: spec.method,
         url: shownUrl,
-        message: redactText(errorMessageFromBody(body, error.response.statusText || 'HTTP error'), secrets),
+        message:
+          redactText(errorMessageFromBody(body, error.response.statusText || 'HTTP error'), secrets) +
+          (status === 401
+            ? sentCredential
+              ? ' (a credential was sent and refused)'
+              : ' (no credential was sent)'
+            : ''),
       });
       return spec.mapError ? spec.mapError(apiError) : apiError;
     }
@@ -257,6 +268,19 @@ export class Transport {
       cause: redactedCause(failure.cause, failure.code, secrets),
     });
   }
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-session-api-key', 'x-api-key', 'api-key']);
+
+/** Whether the request carried a credential, so that a 401 can say which of the two cases it is. */
+function credentialSent(
+  auth: Record<string, string>,
+  ...others: (Record<string, string> | undefined)[]
+): boolean {
+  if (Object.keys(auth).length > 0) return true;
+  return others.some((headers) =>
+    Object.keys(headers ?? {}).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase())),
+  );
 }
 
 /** A copy of the runtime's error whose message is redacted: its text can echo what the request carried. */

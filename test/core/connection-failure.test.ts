@@ -41,3 +41,25 @@ describe('APIConnectionError says what happened', () => {
     expect(error.message).toContain('host name not found');
   });
 });
+
+describe('a 401 says whether a credential was sent', () => {
+  it('with and without a session key', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"Unauthorized"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const withKey = new EventsClient({ baseUrl, sessionApiKey: KEY, maxRetries: 0, logLevel: 'off' });
+      const without = new EventsClient({ baseUrl, maxRetries: 0, logLevel: 'off' });
+      const refused = await withKey.count(CONVERSATION).catch((error: Error) => error);
+      const missing = await without.count(CONVERSATION).catch((error: Error) => error);
+      expect(refused.message).toContain('Unauthorized (a credential was sent and refused)');
+      expect(missing.message).toContain('Unauthorized (no credential was sent)');
+      expect(refused.message).not.toContain(KEY);
+    } finally {
+      server.close();
+    }
+  });
+});

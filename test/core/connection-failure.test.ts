@@ -53,8 +53,8 @@ describe('a 401 says whether a credential was sent', () => {
     try {
       const withKey = new EventsClient({ baseUrl, sessionApiKey: KEY, maxRetries: 0, logLevel: 'off' });
       const without = new EventsClient({ baseUrl, maxRetries: 0, logLevel: 'off' });
-      const refused = await withKey.count(CONVERSATION).catch((error: Error) => error);
-      const missing = await without.count(CONVERSATION).catch((error: Error) => error);
+      const refused = (await withKey.count(CONVERSATION).catch((error: unknown) => error)) as Error;
+      const missing = (await without.count(CONVERSATION).catch((error: unknown) => error)) as Error;
       expect(refused.message).toContain('Unauthorized (a credential was sent and refused)');
       expect(missing.message).toContain('Unauthorized (no credential was sent)');
       expect(refused.message).not.toContain(KEY);

@@ -1,7 +1,7 @@
 /**
  * Where a subscription is in the conversation: the newest timestamp delivered and the ids delivered at
- * exactly that timestamp. `subscribe(id, { after: position })` continues from it without repeating or
- * missing an event (the server resends from `timestamp` inclusive; the ids tell which of those were seen).
+ * exactly that timestamp. `subscribe(id, { after: position })` continues from it (the server resends from
+ * `timestamp` inclusive; the ids tell which of those were seen).
  */
 export interface ResumePosition {
   timestamp: string;
@@ -15,89 +15,108 @@ interface Mark {
   ids: Set<string>;
 }
 
+/** Milliseconds a timestamp may lie ahead of this machine's clock and still count as a position. */
+const FUTURE_TOLERANCE = 24 * 3600_000;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
+
+/**
+ * A server timestamp usable as a position: ISO text (`YYYY-MM-DDTHH:MM:SS…`), not more than a day ahead of
+ * this machine's clock. Anything else (missing, `null`, another format, far future) is kept on the event but
+ * never becomes a resume position: one bad frame must not hide every later event.
+ */
+export function positionTimestamp(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !ISO.test(value)) return undefined;
+  const time = Date.parse(value.length > 23 ? value.slice(0, 23) : value);
+  if (Number.isNaN(time) || time > Date.now() + FUTURE_TOLERANCE) return undefined;
+  return value;
+}
+
 /**
  * What a subscription has delivered, to deliver every event exactly once across reconnects.
  *
- * - Ids of the last `window` delivered events: a resend of one of those is a duplicate (notes §2.1: live
- *   events and the resend interleave, so the same event can come twice).
- * - The floor: the position a connection resumed from. Events older than it were delivered before the
- *   reconnect (delivery is in timestamp order) or are not wanted (`after`); this is what keeps memory bounded
- *   when an old server resends the whole conversation.
+ * Duplicates are told apart by the server's own identity of an event, never by comparing timestamps: the
+ * ids of the last `window` delivered events (an event without an id is identified by its content, see
+ * `Subscription`). A server whose clock is set back, or that stamps an event `null` or far in the future,
+ * loses nothing: timestamps only choose where a reconnect's catch-up read starts (`catchUpSince`, the oldest
+ * of the window, so events stamped earlier than the newest one are read again and deduplicated) and where a
+ * saved `position` resumes.
  *
- * Timestamps are compared as strings, as the server does (notes §1.2.4: naive ISO text of one clock).
- *
- * Cost: a live stream delivers events newer than anything delivered before, which cannot be duplicates, so
- * the ids are only kept in a ring; the hash index over them is built when an event that could be a duplicate
- * shows up (a resend), kept up to date while duplicates keep being possible, and dropped after a window of
- * deliveries without one.
+ * The floor is the caller's `after`: events of a catch-up (REST read, frames held back before live) older
+ * than it are not wanted. Live events are never held against it.
  */
 export class DeliveryLedger {
   readonly #window: number;
   readonly #ring: (string | undefined)[];
+  /** The position timestamp of each id in `#ring` (same slot), for `catchUpSince`. */
+  readonly #times: (string | undefined)[];
+  readonly #index = new Set<string>();
   #next = 0;
-  #index: Set<string> | undefined;
-  #recordsSinceLookup = 0;
   #markTimestamp: string | undefined;
   // The ids delivered at the mark: `#markIds[0..#markCount)`, reused, not reallocated (this runs for every
   // live event; `position()` hands out copies).
   readonly #markIds: string[] = [];
   #markCount = 0;
   #floor: Mark | undefined;
+  /** Deliveries since one came without a position timestamp or stamped before the newest (a clock change). */
+  #sinceAnomaly = Number.POSITIVE_INFINITY;
 
   constructor(window: number) {
     this.#window = window;
     this.#ring = new Array<string | undefined>(window);
+    this.#times = new Array<string | undefined>(window);
   }
 
-  /** The resume point of the current connection (`undefined`: nothing is older than wanted). */
+  /** True once any event was recorded. */
+  get delivered(): boolean {
+    return this.#index.size > 0 || this.#markTimestamp !== undefined;
+  }
+
+  /** The caller's start point for catch-up events (`undefined`: everything is wanted). */
   setFloor(position: ResumePosition | undefined): void {
     this.#floor = position ? { timestamp: position.timestamp, ids: new Set(position.eventIds) } : undefined;
   }
 
   /**
-   * `isOld` and `record` in one step: records the event and returns true unless it is old. The live path:
-   * an event newer than everything delivered and than the floor is recorded without a lookup.
+   * `isOld` and `record` in one step: records the event and returns true unless it was delivered before (or,
+   * with `applyFloor`, is older than the caller's `after`).
    */
-  admit(id: string | undefined, timestamp: string | undefined): boolean {
-    const mark = this.#markTimestamp;
-    if (
-      id !== undefined &&
-      timestamp !== undefined &&
-      mark !== undefined &&
-      timestamp > mark &&
-      (this.#floor === undefined || timestamp > this.#floor.timestamp)
-    ) {
-      this.#remember(id);
-      this.#markTimestamp = timestamp;
-      this.#markIds[0] = id;
-      this.#markCount = 1;
-      return true;
-    }
-    if (this.isOld(id, timestamp)) return false;
+  admit(id: string | undefined, timestamp: string | undefined, applyFloor = true): boolean {
+    if (this.isOld(id, timestamp, applyFloor)) return false;
     this.record(id, timestamp);
     return true;
   }
 
-  /** True when the event is older than the floor, or already delivered. */
-  isOld(id: string | undefined, timestamp: string | undefined): boolean {
+  /** True when the event was already delivered, or (with `applyFloor`) is older than the floor. */
+  isOld(id: string | undefined, timestamp: string | undefined, applyFloor = true): boolean {
     const floor = this.#floor;
-    if (floor !== undefined && timestamp !== undefined) {
+    if (applyFloor && floor !== undefined && timestamp !== undefined) {
       if (timestamp < floor.timestamp) return true;
       if (timestamp === floor.timestamp && id !== undefined && floor.ids.has(id)) return true;
     }
-    if (id === undefined) return false;
-    const mark = this.#markTimestamp;
-    // Newer than everything delivered: cannot have been delivered.
-    if (timestamp !== undefined && (mark === undefined || timestamp > mark)) return false;
-    this.#recordsSinceLookup = 0;
-    return this.#indexed().has(id);
+    return id !== undefined && this.#index.has(id);
   }
 
-  /** Records a delivered event. */
+  /** Records a delivered event (`timestamp`: a `positionTimestamp`, or undefined). */
   record(id: string | undefined, timestamp: string | undefined): void {
-    if (id !== undefined) this.#remember(id);
-    if (timestamp === undefined) return;
+    if (id === undefined) {
+      this.#markPosition(undefined, timestamp);
+      return;
+    }
+    const next = this.#next;
+    const oldest = this.#ring[next];
+    if (oldest !== undefined) this.#index.delete(oldest);
+    this.#ring[next] = id;
+    this.#times[next] = timestamp;
+    this.#index.add(id);
+    this.#next = next + 1 === this.#window ? 0 : next + 1;
+    this.#markPosition(id, timestamp);
+  }
+
+  #markPosition(id: string | undefined, timestamp: string | undefined): void {
+    this.#sinceAnomaly += 1;
     const mark = this.#markTimestamp;
+    if (timestamp === undefined || (mark !== undefined && timestamp < mark)) this.#sinceAnomaly = 0;
+    if (timestamp === undefined) return;
     if (mark === undefined || timestamp > mark) {
       this.#markTimestamp = timestamp;
       this.#markCount = 0;
@@ -107,34 +126,25 @@ export class DeliveryLedger {
     }
   }
 
-  /** The newest position delivered so far, if any event with a timestamp was delivered. */
+  /**
+   * Where a reconnect's catch-up read starts: the newest position delivered; but while the window holds an
+   * event that came without a position timestamp or stamped before an earlier one (the server's clock moved
+   * back), the oldest position timestamp among the remembered events, so the events stamped earlier than the
+   * newest are read again (the ones delivered are dropped by id). `undefined`: read the whole log.
+   */
+  catchUpSince(): string | undefined {
+    if (this.#sinceAnomaly >= this.#window) return this.#markTimestamp;
+    let oldest: string | undefined;
+    for (const time of this.#times)
+      if (time !== undefined && (oldest === undefined || time < oldest)) oldest = time;
+    return oldest;
+  }
+
+  /** The newest position delivered so far, if any event with a position timestamp was delivered. */
   position(): ResumePosition | undefined {
     const timestamp = this.#markTimestamp;
     return timestamp === undefined
       ? undefined
       : { timestamp, eventIds: this.#markIds.slice(0, this.#markCount) };
-  }
-
-  /** Puts a delivered id in the ring (and in the index while there is one). */
-  #remember(id: string): void {
-    const next = this.#next;
-    const oldest = this.#ring[next];
-    this.#ring[next] = id;
-    this.#next = next + 1 === this.#window ? 0 : next + 1;
-    const index = this.#index;
-    if (index !== undefined) {
-      if (oldest !== undefined) index.delete(oldest);
-      index.add(id);
-      this.#recordsSinceLookup += 1;
-      if (this.#recordsSinceLookup > this.#window) this.#index = undefined;
-    }
-  }
-
-  #indexed(): Set<string> {
-    if (this.#index === undefined) {
-      this.#index = new Set();
-      for (const id of this.#ring) if (id !== undefined) this.#index.add(id);
-    }
-    return this.#index;
   }
 }

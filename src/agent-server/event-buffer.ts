@@ -3,7 +3,7 @@ const INITIAL_CAPACITY = 64;
 type Settle<T> = { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void };
 
 /**
- * The queue between the socket and one `for await` loop. The subscription bounds it (`maxBufferedEvents`)
+ * The queue between the socket and one `for await` loop. The subscription bounds it (`maxBufferedEvents`, `maxBufferedBytes`)
  * and decides what happens when it is full; the queue only stores, hands out and reports its size.
  *
  * Cost: this runs once per event. A waiting consumer is resolved directly with the item (nothing is
@@ -14,6 +14,9 @@ type Settle<T> = { resolve: (result: IteratorResult<T>) => void; reject: (error:
  */
 export class EventQueue<T> {
   #ring: (T | undefined)[] = new Array<T | undefined>(INITIAL_CAPACITY);
+  /** The size in bytes of each queued item (same slot as `#ring`), as `push` was told. */
+  #sizes: number[] = new Array<number>(INITIAL_CAPACITY).fill(0);
+  #bytes = 0;
   #mask = INITIAL_CAPACITY - 1;
   #head = 0;
   #size = 0;
@@ -31,12 +34,20 @@ export class EventQueue<T> {
     return this.#size;
   }
 
+  /** The bytes queued (the sum of what `push` was told). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   get ended(): boolean {
     return this.#end !== undefined;
   }
 
-  /** Queues an item, or hands it straight to a waiting consumer. Returns how many items are now queued. */
-  push(item: T): number {
+  /**
+   * Queues an item (`bytes`: its size, for the subscription's byte bound), or hands it straight to a waiting
+   * consumer. Returns how many items are now queued.
+   */
+  push(item: T, bytes = 0): number {
     if (this.#end) return this.#size;
     const waiter = this.#waiter;
     if (waiter !== undefined) {
@@ -45,7 +56,10 @@ export class EventQueue<T> {
       return this.#size;
     }
     if (this.#size > this.#mask) this.#grow();
-    this.#ring[(this.#head + this.#size) & this.#mask] = item;
+    const slot = (this.#head + this.#size) & this.#mask;
+    this.#ring[slot] = item;
+    this.#sizes[slot] = bytes;
+    this.#bytes += bytes;
     this.#size += 1;
     return this.#size;
   }
@@ -62,6 +76,8 @@ export class EventQueue<T> {
   /** Ends the queue now, dropping what is queued (`break`, `close()`). */
   clear(): void {
     this.#ring = new Array<T | undefined>(INITIAL_CAPACITY);
+    this.#sizes = new Array<number>(INITIAL_CAPACITY).fill(0);
+    this.#bytes = 0;
     this.#mask = INITIAL_CAPACITY - 1;
     this.#head = 0;
     this.#size = 0;
@@ -74,6 +90,8 @@ export class EventQueue<T> {
       const head = this.#head;
       const item = this.#ring[head] as T;
       this.#ring[head] = undefined;
+      this.#bytes -= this.#sizes[head]!;
+      this.#sizes[head] = 0;
       this.#head = (head + 1) & this.#mask;
       this.#size -= 1;
       if (this.#onTake !== undefined) this.#onTake();
@@ -94,9 +112,15 @@ export class EventQueue<T> {
   /** Doubles the ring, oldest item first. */
   #grow(): void {
     const ring = this.#ring;
+    const sizes = this.#sizes;
     const grown = new Array<T | undefined>(ring.length * 2);
-    for (let i = 0; i < this.#size; i += 1) grown[i] = ring[(this.#head + i) & this.#mask];
+    const grownSizes = new Array<number>(ring.length * 2).fill(0);
+    for (let i = 0; i < this.#size; i += 1) {
+      grown[i] = ring[(this.#head + i) & this.#mask];
+      grownSizes[i] = sizes[(this.#head + i) & this.#mask]!;
+    }
     this.#ring = grown;
+    this.#sizes = grownSizes;
     this.#mask = grown.length - 1;
     this.#head = 0;
   }

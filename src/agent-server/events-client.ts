@@ -49,10 +49,11 @@ export class EventsClient extends BaseClient {
     this.#serverInfo = sharedServerInfo(
       options,
       () =>
-        new ServerInfoCache(() =>
+        new ServerInfoCache((signal) =>
           this.transport.request({
             method: 'GET',
             path: 'server_info',
+            signal,
             decode: decodeServerInfo,
           }),
         ),
@@ -177,9 +178,9 @@ export class EventsClient extends BaseClient {
         conversationId,
         logger: this.transport.logger,
         secrets: this.#secrets.list,
-        serverVersion: async (signal) => {
+        serverVersion: async (signal, refresh) => {
           try {
-            return (await this.serverInfo({ signal })).version;
+            return (await this.serverInfo({ signal, refresh })).version;
           } catch (error) {
             // An answer that is not server info (a proxy's 404, …) means "version unknown": use what every
             // version accepts. No answer at all means the server is down: the attempt fails and is retried.

@@ -34,54 +34,91 @@ const SERVER_INFO_FIELDS: Record<string, FieldCheck> = {
 export const decodeServerInfo: Decoder<ServerInfo> = (input) =>
   checkFields<ServerInfo>(input, SERVER_INFO_FIELDS);
 
+/** One shared `/server_info` request and how many callers still wait for it. */
+interface Shared {
+  promise: Promise<ServerInfo>;
+  controller: AbortController;
+  /** Callers waiting with a signal that has not fired; `Infinity` once one waits without a signal. */
+  waiting: number;
+  settled: boolean;
+}
+
 /**
  * One `/server_info` answer per client, shared by concurrent callers (notes §6: the platform's clients
  * cache it once per HTTP client). A failed fetch is not cached.
+ *
+ * One caller's abort rejects only that caller; when every caller of a request still pending has aborted
+ * (e.g. the subscription that asked was closed), the request itself is aborted, so nothing keeps running or
+ * keeps the process alive for an answer nobody waits for.
  */
 export class ServerInfoCache {
-  readonly #fetch: () => Promise<ServerInfo>;
-  #pending: Promise<ServerInfo> | undefined;
+  readonly #fetch: (signal: AbortSignal) => Promise<ServerInfo>;
+  #shared: Shared | undefined;
 
-  /** `fetch` gets no signal: the request is shared, so one caller's abort must not cancel it for others. */
-  constructor(fetch: () => Promise<ServerInfo>) {
+  constructor(fetch: (signal: AbortSignal) => Promise<ServerInfo>) {
     this.#fetch = fetch;
   }
 
   get(
     options: { signal?: AbortSignal | undefined; refresh?: boolean | undefined } = {},
   ): Promise<ServerInfo> {
-    if (options.refresh || !this.#pending) {
-      const pending = this.#fetch();
-      this.#pending = pending;
-      pending.catch(() => {
-        if (this.#pending === pending) this.#pending = undefined;
-      });
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (options.refresh || !this.#shared) this.#shared = this.#start();
+    const shared = this.#shared;
+    if (!signal) {
+      shared.waiting = Number.POSITIVE_INFINITY;
+      return shared.promise;
     }
-    const shared = this.#pending;
-    // An abort of one caller must not reject the others: race the shared answer with this caller's signal.
-    return options.signal ? raceAbort(shared, options.signal) : shared;
+    shared.waiting += 1;
+    return new Promise<ServerInfo>((resolve, reject) => {
+      const onAbort = () => {
+        reject(abortError(signal));
+        shared.waiting -= 1;
+        if (shared.waiting <= 0 && !shared.settled) {
+          if (this.#shared === shared) this.#shared = undefined;
+          shared.controller.abort();
+        }
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      shared.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
   }
 
   clear(): void {
-    this.#pending = undefined;
+    this.#shared = undefined;
+  }
+
+  #start(): Shared {
+    const controller = new AbortController();
+    const shared: Shared = {
+      promise: this.#fetch(controller.signal),
+      controller,
+      waiting: 0,
+      settled: false,
+    };
+    shared.promise.then(
+      () => {
+        shared.settled = true;
+      },
+      () => {
+        shared.settled = true;
+        if (this.#shared === shared) this.#shared = undefined;
+      },
+    );
+    return shared;
   }
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  const aborted = () => new APIUserAbortError('GET /server_info was aborted', { cause: signal.reason });
-  if (signal.aborted) return Promise.reject(aborted());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+function abortError(signal: AbortSignal): APIUserAbortError {
+  return new APIUserAbortError('GET /server_info was aborted', { cause: signal.reason });
 }

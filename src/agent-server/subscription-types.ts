@@ -51,6 +51,14 @@ export interface SubscribeOptions {
    * - `error`: the subscription ends with `SubscriptionOverflowError`.
    */
   onOverflow?: 'pause' | 'error';
+  /**
+   * Most bytes (the length of the frames' JSON text) a `for await` loop may have waiting, and the most a
+   * connection holds back while its catch-up runs (default 8 MiB; `Infinity`: no byte bound). Reaching it
+   * is an overflow like `maxBufferedEvents` (`onOverflow`); a catch-up that holds back more is dropped and
+   * resumed (`reconnecting` with reason `sync-overflow`). A single frame larger than the bound pauses the
+   * stream until the loop takes it (or, with `onOverflow: 'error'`, ends the subscription).
+   */
+  maxBufferedBytes?: number;
   /** Milliseconds from the socket's open to the first `full_state` before the attempt counts as failed. Default 30 000 (notes §2.3). */
   readyTimeout?: number;
   /** How many delivered event ids are remembered to drop duplicates (default 10 000). */

@@ -20,7 +20,7 @@ import {
   type KnownEventMap,
   safeParseEvent,
 } from '../models/index.js';
-import { DeliveryLedger, type ResumePosition } from './delivery-ledger.js';
+import { DeliveryLedger, positionTimestamp, type ResumePosition } from './delivery-ledger.js';
 import {
   isAgentServerVersionError,
   SubscriptionAuthenticationError,
@@ -71,8 +71,12 @@ export interface SubscriptionContext {
   conversationId: string;
   logger: SafeLogger;
   secrets: () => readonly string[];
-  /** The server's version; `undefined` when `/server_info` gave none. Throws when the server is unreachable. */
-  serverVersion(signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * The server's version; `undefined` when `/server_info` gave none. Throws when the server is unreachable.
+   * `refresh`: read it again instead of the cached answer (after a failed attempt: the server may have been
+   * rolled back or upgraded).
+   */
+  serverVersion(signal: AbortSignal, refresh?: boolean): Promise<string | undefined>;
   sessionApiKey(): Promise<string | undefined>;
   /** Persisted events with timestamp ≥ `since` (all when undefined), oldest first. */
   backfill(since: string | undefined, signal: AbortSignal): AsyncIterable<Page<Event>>;
@@ -92,8 +96,11 @@ interface Connection {
   opened: boolean;
   ready: boolean;
   live: boolean;
-  /** Socket frames that arrived before the catch-up finished. */
+  /** Socket frames that arrived before the catch-up finished, and their size (frame text length). */
   pending: Event[];
+  pendingBytes: number;
+  /** From the socket's creation to its open: the handshake counts against `readyTimeout` too. */
+  handshakeTimer: ReturnType<typeof setTimeout> | undefined;
   readyTimer: ReturnType<typeof setTimeout> | undefined;
   /** Reads the state over REST when the socket gives none within `readyFallback`. */
   fallbackTimer: ReturnType<typeof setTimeout> | undefined;
@@ -107,6 +114,17 @@ interface Connection {
   /** Where this connection resumes from, and whether the history from there is read over REST. */
   floor: ResumePosition | undefined;
   backfill: boolean;
+  /** Where the REST catch-up read starts (`timestamp__gte`; `undefined`: the whole log). */
+  since: string | undefined;
+  /** What the socket is asked to resend from (`undefined`: nothing). */
+  resend: string | undefined;
+}
+
+/** Identity, position timestamp and size of an event, as the server sent it. */
+interface Meta {
+  id: string;
+  timestamp: string | undefined;
+  bytes: number;
 }
 
 const NORMAL_CLOSURE = 1000;
@@ -119,6 +137,8 @@ const CREDENTIAL_BINDING_REASON = 'credential_binding_activation_required';
 const REFUSALS_BEFORE_ENDPOINT_MISSING = 3;
 /** Milliseconds a gap in `seq` may stay open (later envelopes held) before the connection replays from the gap. */
 const GAP_TIMEOUT = 2_000;
+/** Default `maxBufferedBytes`: 8 MiB of frame text. */
+const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** Frames are parsed leniently (one options object for all of them). */
 const LENIENT = { mode: 'lenient' } as const;
 
@@ -142,6 +162,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   readonly #options: SubscribeOptions;
   readonly #reconnect: Required<ReconnectOptions>;
   readonly #maxBuffered: number;
+  readonly #maxBufferedBytes: number;
   readonly #readyTimeout: number;
   readonly #readyFallback: number;
   readonly #resume: boolean;
@@ -150,11 +171,16 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   #queues: EventQueue<Event>[] = [];
   /**
    * Events delivered before the first `for await` loop asked for them (e.g. while the app awaited a `send`):
-   * kept for that first loop, so none is lost. Bounded by `maxBufferedEvents`: an app that only listens to
-   * the emitter never iterates, so when the backlog fills it is dropped (logged at info level) instead of
-   * pausing the stream.
+   * kept for that first loop, so none is lost. Bounded by `maxBufferedEvents` and `maxBufferedBytes`: an app
+   * that only listens to the emitter never iterates, so when the backlog fills it is dropped (logged at warn
+   * level) instead of pausing the stream, and a first loop started after that gets SubscriptionOverflowError.
    */
   #backlog: EventQueue<Event> | undefined;
+  /** Events in the backlog when it was dropped (0: never dropped). */
+  #backlogLost = 0;
+  #loops = 0;
+  /** Identity, position timestamp and size of socket frames (REST events get theirs on first use). */
+  readonly #meta = new WeakMap<Event, Meta>();
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = () => this.#finish('aborted', new APIUserAbortError('The subscription was aborted'));
 
@@ -189,6 +215,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     this.#options = options;
     this.#reconnect = { ...RECONNECT_DEFAULTS, ...definedOnly(options.reconnect) };
     this.#maxBuffered = options.maxBufferedEvents ?? 1000;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#readyTimeout = options.readyTimeout ?? 30_000;
     this.#readyFallback = options.readyFallback ?? 3_000;
     this.#resume = options.resume ?? true;
@@ -225,6 +252,13 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   get buffered(): number {
     let most = 0;
     for (const queue of this.#queues) most = Math.max(most, queue.size);
+    return most;
+  }
+
+  /** Bytes (frame text length) waiting in the fullest `for await` buffer (bounded by `maxBufferedBytes`). */
+  get bufferedBytes(): number {
+    let most = 0;
+    for (const queue of this.#queues) most = Math.max(most, queue.bytes);
     return most;
   }
 
@@ -291,9 +325,17 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     // The first loop takes over the backlog (already in #queues, and ended with the subscription if it ended).
     const backlog = this.#backlog;
     this.#backlog = undefined;
+    this.#loops += 1;
     const queue = backlog ?? new EventQueue<Event>(() => this.#onTake());
     if (backlog === undefined) {
-      if (this.#phase === 'closed') queue.end(this.#endError);
+      if (this.#loops === 1 && this.#backlogLost > 0) {
+        // The events this loop was started for went to listeners only: say so instead of going on silently.
+        queue.end(
+          new SubscriptionOverflowError(
+            `${this.#backlogLost} events arrived before the first for-await loop started and were dropped (maxBufferedEvents ${this.#maxBuffered}, maxBufferedBytes ${this.#maxBufferedBytes}): start the loop right after subscribe(), or use subscription.position to resume`,
+          ),
+        );
+      } else if (this.#phase === 'closed') queue.end(this.#endError);
       else this.#queues = [...this.#queues, queue];
     }
     return {
@@ -324,6 +366,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       ready: false,
       live: false,
       pending: [],
+      pendingBytes: 0,
+      handshakeTimer: undefined,
       readyTimer: undefined,
       fallbackTimer: undefined,
       protocol: 'events',
@@ -332,13 +376,17 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       gapTimer: undefined,
       floor: start.floor,
       backfill: start.backfill,
+      since: start.since,
+      resend: start.resend,
     };
     this.#conn = conn;
     this.#ledger.setFloor(conn.floor);
     let url: string;
     let key: string | undefined;
     try {
-      conn.version = await this.#ctx.serverVersion(conn.abort.signal);
+      // After a failed attempt the cached version may be stale (a server rolled back or upgraded picks
+      // another auth method and socket): read it again.
+      conn.version = await this.#ctx.serverVersion(conn.abort.signal, this.#attempt > 0);
       if (this.#isStale(conn)) return;
       key = await this.#ctx.sessionApiKey();
       if (this.#isStale(conn)) return;
@@ -367,7 +415,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
           ...authQuery,
         });
       } else {
-        const resend = conn.floor && conn.backfill ? { since: conn.floor.timestamp } : ('none' as const);
+        const resend = conn.resend !== undefined ? { since: conn.resend } : ('none' as const);
         url = eventsSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, {
           ...resendQuery(resend, conn.version),
           ...authQuery,
@@ -407,6 +455,11 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     conn.socket = socket;
+    // A handshake the server never answers must not wait forever: it counts against `readyTimeout`.
+    conn.handshakeTimer = setTimeout(() => {
+      conn.handshakeTimer = undefined;
+      if (!this.#isStale(conn) && !conn.opened) this.#abandon(conn, { reason: 'ready-timeout' });
+    }, this.#readyTimeout);
     socket.addEventListener('open', () => this.#onOpen(conn, key));
     socket.addEventListener('message', (event: MessageEventLike) => this.#onFrame(conn, event.data));
     socket.addEventListener('close', (event: CloseEventLike) =>
@@ -416,19 +469,44 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     socket.addEventListener('error', () => undefined);
   }
 
-  /** Where the next connection starts: the caller's `after`/`history` first, then where delivery stands. */
-  #startPoint(): { floor: ResumePosition | undefined; backfill: boolean } {
+  /**
+   * Where the next connection starts: the caller's `after`/`history` first, then where delivery stands. After
+   * a delivery, a reconnect reads again from the oldest remembered event (`DeliveryLedger.catchUpSince`) and
+   * drops what was delivered by id, so events stamped earlier than the newest delivered one (a clock set
+   * back) are not lost.
+   */
+  #startPoint(): {
+    floor: ResumePosition | undefined;
+    backfill: boolean;
+    since: string | undefined;
+    resend: string | undefined;
+  } {
     const { after, history } = this.#options;
+    const start = (floor: ResumePosition | undefined, backfill: boolean) => ({
+      floor,
+      backfill,
+      since: floor?.timestamp,
+      resend: backfill ? floor?.timestamp : undefined,
+    });
     const initial =
       after !== undefined
-        ? { floor: typeof after === 'string' ? { timestamp: after, eventIds: [] } : after, backfill: true }
-        : { floor: undefined, backfill: history === true };
+        ? start(typeof after === 'string' ? { timestamp: after, eventIds: [] } : after, true)
+        : start(undefined, history === true);
     if (this.#connections === 0) return initial;
-    if (!this.#resume) return { floor: undefined, backfill: false };
+    if (!this.#resume) return start(undefined, false);
+    if (this.#ledger.delivered) {
+      const since = this.#ledger.catchUpSince();
+      return {
+        floor: since === undefined ? undefined : { timestamp: since, eventIds: [] },
+        backfill: true,
+        since,
+        resend: this.#ledger.position()?.timestamp,
+      };
+    }
     // A live-only subscription that delivered nothing yet resumes from its first snapshot's server time;
     // one that wanted the history and delivered none of it still wants all of it.
-    const floor = this.#ledger.position() ?? initial.floor ?? (initial.backfill ? undefined : this.#baseline);
-    return { floor, backfill: floor !== undefined || initial.backfill };
+    if (initial.backfill) return initial;
+    return start(this.#baseline, this.#baseline !== undefined);
   }
 
   /**
@@ -454,6 +532,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   #onOpen(conn: Connection, key: string | undefined): void {
     if (this.#isStale(conn)) return;
     conn.opened = true;
+    clearTimeout(conn.handshakeTimer);
+    conn.handshakeTimer = undefined;
     this.#refusals = 0;
     if (conn.auth === 'first-message' && key !== undefined) conn.socket?.send(authFrame(key));
     conn.readyTimer = setTimeout(() => {
@@ -491,7 +571,13 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     const text = frameText(data);
-    const parsed = text === undefined ? undefined : safeParseEvent(text, LENIENT);
+    let raw: unknown;
+    try {
+      raw = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      raw = text;
+    }
+    const parsed = text === undefined ? undefined : safeParseEvent(raw, LENIENT);
     if (!parsed?.success) {
       const error = parsed?.error ?? new SubscriptionError('The server sent a binary frame');
       this.#ctx.logger.warn(`ignored a frame that is not an event: ${error.message}`);
@@ -499,6 +585,15 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     const event = parsed.data;
+    const fields = raw as { id?: unknown; timestamp?: unknown };
+    // Identity as the server sent it: its id, or for a frame without one the frame's content (the parser
+    // would invent a new random id at every parse, and a resent frame would never be recognised).
+    const meta: Meta = {
+      id: typeof fields.id === 'string' ? fields.id : contentId(text as string),
+      timestamp: positionTimestamp(fields.timestamp),
+      bytes: (text as string).length,
+    };
+    this.#meta.set(event, meta);
     if (this.#divertTransient(event)) return;
     if (
       event.kind === 'ConversationStateUpdateEvent' &&
@@ -508,19 +603,29 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       this.#onSnapshot(conn, event);
     } else if (conn.live) {
       // The bound is checked again after the listeners ran: one of them may have closed the subscription.
-      if (this.#deliver(event) && !this.#isStale(conn) && this.#overflowing()) this.#onOverflow(conn);
-    } else if (!this.#ledger.isOld(idOf(event), timestampOf(event))) {
+      if (this.#deliver(event, false) && !this.#isStale(conn) && this.#overflowing()) this.#onOverflow(conn);
+    } else if (
+      // Before live, a frame stamped before the resend point is part of the resend: the REST catch-up,
+      // which starts no later, delivers it in order (a resend of the whole log must not pile up here).
+      !(conn.resend !== undefined && meta.timestamp !== undefined && meta.timestamp < conn.resend) &&
+      !this.#ledger.isOld(meta.id, meta.timestamp)
+    ) {
       // A per-key update is a state too: the server sends one instead of the snapshot when the conversation
       // has no live service, and drops the snapshot when sending it is slow.
       if (!conn.ready && isConversationStateUpdateEvent(event)) {
         this.#state = applyStateUpdate(this.#state, event);
         this.#emit('state', this.#state);
         conn.pending.push(event);
-        this.#becomeReady(conn, timestampOf(event));
+        conn.pendingBytes += meta.bytes;
+        this.#becomeReady(conn, meta.timestamp);
         return;
       }
       conn.pending.push(event);
-      if (conn.pending.length > Math.max(1000, this.#maxBuffered)) {
+      conn.pendingBytes += meta.bytes;
+      if (
+        conn.pending.length > Math.max(1000, this.#maxBuffered) ||
+        conn.pendingBytes > this.#maxBufferedBytes
+      ) {
         // Catching up takes longer than the server publishes: drop this connection, keep the progress, resume
         // (once the consumer has caught up, when it is the one holding things back).
         if (this.#overflowing()) this.#onOverflow(conn);
@@ -581,6 +686,12 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
           this.#emit('error', error);
           return;
         }
+        const raw = envelope.event as { id?: unknown; timestamp?: unknown };
+        this.#meta.set(parsed.data, {
+          id: typeof raw.id === 'string' ? raw.id : `seq:${seq}`,
+          timestamp: positionTimestamp(raw.timestamp),
+          bytes: text?.length ?? 0,
+        });
         this.#onDurable(conn, seq, parsed.data);
         return;
       }
@@ -710,7 +821,6 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     clearTimeout(conn.fallbackTimer);
     conn.fallbackTimer = undefined;
     this.#readyConnections += 1;
-    this.#outageSince = undefined;
     if (!this.#baseline && timestamp !== undefined) this.#baseline = { timestamp, eventIds: [] };
     this.#resolveReady(this.#state ?? {});
     for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
@@ -722,6 +832,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     conn.live = true;
     this.#phase = 'live';
     this.#attempt = 0;
+    this.#outageSince = undefined;
     this.#emitOpen(conn);
   }
 
@@ -740,7 +851,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     this.#phase = 'syncing';
     if (conn.backfill) {
       try {
-        for await (const page of this.#ctx.backfill(conn.floor?.timestamp, conn.abort.signal)) {
+        for await (const page of this.#ctx.backfill(conn.since, conn.abort.signal)) {
           if (this.#isStale(conn)) return;
           if (!(await this.#deliverAll(conn, page.items))) return;
         }
@@ -749,17 +860,21 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         return;
       }
     }
-    // Live frames and the resend interleave; the server's order is the timestamp order (stable for ties).
+    // Live frames and the resend interleave; both come in the server's order (arrival order; a resent event
+    // already read over REST is dropped by id). Never sorted by timestamp: a clock set back would reorder.
     // Frames keep arriving while a slow consumer is waited for: take them in batches until none is left.
     while (conn.pending.length > 0) {
       const held = conn.pending;
       conn.pending = [];
-      held.sort(compareTimestamps);
+      conn.pendingBytes = 0;
       if (!(await this.#deliverAll(conn, held))) return;
     }
     conn.live = true;
     this.#phase = 'live';
     this.#attempt = 0;
+    // The outage ends when a connection is caught up, not when it is ready: a catch-up that keeps failing
+    // counts against `reconnect.giveUpAfter`.
+    this.#outageSince = undefined;
     this.#emitOpen(conn);
   }
 
@@ -896,14 +1011,21 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
    * Delivers one event unless it is a duplicate or older than wanted. True when a `for await` buffer is now
    * at `maxBufferedEvents`. Runs for every event: no allocation, no emit to a name nobody listens to.
    */
-  #deliver(event: Event): boolean {
+  #deliver(event: Event, applyFloor = true): boolean {
+    const meta = this.#metaOf(event);
+    if (!this.#ledger.admit(meta.id, meta.timestamp, applyFloor)) return false;
     const timestamp = timestampOf(event);
-    if (!this.#ledger.admit(idOf(event), timestamp)) return false;
     const queues = this.#queues;
     const max = this.#maxBuffered;
+    const maxBytes = this.#maxBufferedBytes;
     let full = false;
-    for (let i = 0; i < queues.length; i += 1) if (queues[i]!.push(event) >= max) full = true;
-    if (full && this.#backlog !== undefined && this.#backlog.size >= max) full = this.#dropBacklog();
+    for (let i = 0; i < queues.length; i += 1) {
+      const queue = queues[i]!;
+      if (queue.push(event, meta.bytes) >= max || queue.bytes >= maxBytes) full = true;
+    }
+    const backlog = this.#backlog;
+    if (full && backlog !== undefined && (backlog.size >= max || backlog.bytes >= maxBytes))
+      full = this.#dropBacklog();
     const kind = event.kind as KnownEventKind; // an unknown kind has no listeners of its own
     if (this.#anyListener()) {
       if (this.listenerCount('event') > 0) this.#emitEvent('event', event);
@@ -922,21 +1044,44 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     return full;
   }
 
-  /** No loop has iterated within `maxBufferedEvents` events: listeners only. True when another buffer is full. */
+  /** Identity, position timestamp and size: as the frame came, or (REST events) from the parsed event. */
+  #metaOf(event: Event): Meta {
+    let meta = this.#meta.get(event);
+    if (meta === undefined) {
+      const id = idOf(event);
+      const sized = id === undefined || this.#maxBufferedBytes !== Number.POSITIVE_INFINITY;
+      const text = sized ? JSON.stringify(event) : '';
+      meta = {
+        id: id ?? contentId(text),
+        timestamp: positionTimestamp((event as { timestamp?: unknown }).timestamp),
+        bytes: text.length,
+      };
+    }
+    return meta;
+  }
+
+  /**
+   * No loop has iterated within `maxBufferedEvents` events (or `maxBufferedBytes`): listeners only, and the
+   * first loop started later gets SubscriptionOverflowError. True when another buffer is full.
+   */
   #dropBacklog(): boolean {
     const backlog = this.#backlog;
     this.#backlog = undefined;
     this.#queues = this.#queues.filter((queue) => queue !== backlog);
+    this.#backlogLost = backlog?.size ?? 0;
     backlog?.clear();
-    this.#ctx.logger.info(
-      `no for-await loop took events within ${this.#maxBuffered} events: they went to listeners only, and a loop started later begins from there`,
+    this.#ctx.logger.warn(
+      `no for-await loop took events within ${this.#backlogLost} events (maxBufferedEvents ${this.#maxBuffered}, maxBufferedBytes ${this.#maxBufferedBytes}): they went to listeners only; a for-await loop started later gets SubscriptionOverflowError`,
     );
     return this.#overflowing();
   }
 
   #overflowing(): boolean {
     const queues = this.#queues;
-    for (let i = 0; i < queues.length; i += 1) if (queues[i]!.size >= this.#maxBuffered) return true;
+    for (let i = 0; i < queues.length; i += 1) {
+      const queue = queues[i]!;
+      if (queue.size >= this.#maxBuffered || queue.bytes >= this.#maxBufferedBytes) return true;
+    }
     return false;
   }
 
@@ -944,7 +1089,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     if (this.#options.onOverflow === 'error' || !this.#resume) {
       this.#fail(
         new SubscriptionOverflowError(
-          `The consumer fell ${this.#maxBuffered} events behind (maxBufferedEvents); onOverflow is 'error'`,
+          `The consumer fell behind by ${this.buffered} events, ${this.bufferedBytes} bytes (maxBufferedEvents ${this.#maxBuffered}, maxBufferedBytes ${this.#maxBufferedBytes}); onOverflow is 'error'`,
         ),
       );
       return;
@@ -968,7 +1113,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
 
   #overflowingHalf(): boolean {
     const low = Math.floor(this.#maxBuffered / 2);
-    for (const queue of this.#queues) if (queue.size > low) return true;
+    const lowBytes = Math.floor(this.#maxBufferedBytes / 2);
+    for (const queue of this.#queues) if (queue.size > low || queue.bytes > lowBytes) return true;
     return false;
   }
 
@@ -1062,6 +1208,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   /** Stops everything a connection runs: its requests and its timer. */
   #dropConnection(conn: Connection): void {
     conn.abort.abort();
+    clearTimeout(conn.handshakeTimer);
+    conn.handshakeTimer = undefined;
     clearTimeout(conn.readyTimer);
     conn.readyTimer = undefined;
     clearTimeout(conn.fallbackTimer);
@@ -1070,6 +1218,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     conn.gapTimer = undefined;
     conn.held.clear();
     conn.pending = [];
+    conn.pendingBytes = 0;
     conn.live = false;
   }
 
@@ -1159,10 +1308,19 @@ function timestampOf(event: Event): string | undefined {
   return typeof timestamp === 'string' ? timestamp : undefined;
 }
 
-function compareTimestamps(a: Event, b: Event): number {
-  const left = timestampOf(a) ?? '';
-  const right = timestampOf(b) ?? '';
-  return left < right ? -1 : left > right ? 1 : 0;
+/**
+ * A stable identity for an event the server sent without an id: a hash of the frame text (two 32-bit FNV-1a
+ * hashes with different seeds, and the length). The same frame resent gives the same identity.
+ */
+function contentId(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `content:${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}:${text.length}`;
 }
 
 function definedOnly<T extends object>(value: T | undefined): Partial<T> {
@@ -1180,6 +1338,7 @@ function validateOptions(options: SubscribeOptions): void {
     if (!ok) throw invalid(field, `must be a positive integer, got ${String(value)}`);
   };
   positive(options.maxBufferedEvents, 'options.maxBufferedEvents');
+  positive(options.maxBufferedBytes, 'options.maxBufferedBytes', true);
   positive(options.readyTimeout, 'options.readyTimeout');
   positive(options.readyFallback, 'options.readyFallback');
   positive(options.reconnect?.giveUpAfter, 'options.reconnect.giveUpAfter', true);

@@ -257,7 +257,13 @@ describe('readiness, state mirror and delivery', () => {
     await until(() => seen.length === 6);
     expect(sub.phase).toBe('live');
     expect(sub.buffered).toBe(0);
-    // A loop started now begins from the next event.
+    // The first loop started now is told what it missed instead of silently starting later (issue 18)...
+    await expect(collect(sub, 1)).rejects.toMatchObject({
+      name: 'SubscriptionOverflowError',
+      code: 'SUBSCRIPTION_BUFFER_OVERFLOW',
+    });
+    expect(sub.phase).toBe('live');
+    // ...and a loop after it begins from the next event.
     const next = collect(sub, 1);
     store.publish(id, store.message('after'));
     expect((await next).map((event) => label(event))).toEqual(['after']);

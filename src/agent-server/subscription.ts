@@ -118,6 +118,8 @@ interface Connection {
   since: string | undefined;
   /** What the socket is asked to resend from (`undefined`: nothing). */
   resend: string | undefined;
+  /** The server was asked to resend the whole log (it knows no `since`). */
+  resendAll: boolean;
 }
 
 /** Identity, position timestamp and size of an event, as the server sent it. */
@@ -378,6 +380,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       backfill: start.backfill,
       since: start.since,
       resend: start.resend,
+      resendAll: false,
     };
     this.#conn = conn;
     this.#ledger.setFloor(conn.floor);
@@ -415,9 +418,10 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
           ...authQuery,
         });
       } else {
-        const resend = conn.resend !== undefined ? { since: conn.resend } : ('none' as const);
+        const resend = resendQuery(conn.resend !== undefined ? { since: conn.resend } : 'none', conn.version);
+        conn.resendAll = resend.resend_all !== undefined;
         url = eventsSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, {
-          ...resendQuery(resend, conn.version),
+          ...resend,
           ...authQuery,
         });
       }
@@ -495,11 +499,11 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     if (this.#connections === 0) return initial;
     if (!this.#resume) return start(undefined, false);
     if (this.#ledger.delivered) {
-      const since = this.#ledger.catchUpSince();
+      // No floor: what was delivered is dropped by id, and nothing new is dropped by its timestamp.
       return {
-        floor: since === undefined ? undefined : { timestamp: since, eventIds: [] },
+        floor: undefined,
         backfill: true,
-        since,
+        since: this.#ledger.catchUpSince(),
         resend: this.#ledger.position()?.timestamp,
       };
     }
@@ -585,7 +589,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     const event = parsed.data;
-    const fields = raw as { id?: unknown; timestamp?: unknown };
+    const fields = (raw ?? {}) as { id?: unknown; timestamp?: unknown };
     // Identity as the server sent it: its id, or for a frame without one the frame's content (the parser
     // would invent a new random id at every parse, and a resent frame would never be recognised).
     const meta: Meta = {
@@ -601,15 +605,20 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       event.key === FULL_STATE_KEY
     ) {
       this.#onSnapshot(conn, event);
+    } else if (
+      // A server that resends the whole log (`resend_all`, before 1.15.0; the resend and live frames
+      // interleave): a frame stamped before the catch-up's start is part of that resend, already delivered.
+      // This is the one place a timestamp drops a frame, and only on those servers.
+      conn.resendAll &&
+      conn.since !== undefined &&
+      meta.timestamp !== undefined &&
+      meta.timestamp < conn.since
+    ) {
+      return;
     } else if (conn.live) {
       // The bound is checked again after the listeners ran: one of them may have closed the subscription.
       if (this.#deliver(event, false) && !this.#isStale(conn) && this.#overflowing()) this.#onOverflow(conn);
-    } else if (
-      // Before live, a frame stamped before the resend point is part of the resend: the REST catch-up,
-      // which starts no later, delivers it in order (a resend of the whole log must not pile up here).
-      !(conn.resend !== undefined && meta.timestamp !== undefined && meta.timestamp < conn.resend) &&
-      !this.#ledger.isOld(meta.id, meta.timestamp)
-    ) {
+    } else if (!this.#ledger.isOld(meta.id, meta.timestamp)) {
       // A per-key update is a state too: the server sends one instead of the snapshot when the conversation
       // has no live service, and drops the snapshot when sending it is slow.
       if (!conn.ready && isConversationStateUpdateEvent(event)) {

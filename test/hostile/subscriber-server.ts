@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterEach } from 'vitest';
 import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
 import { EventsClient } from '../../src/agent-server/events-client.js';
@@ -35,7 +36,10 @@ export interface LegacyServer {
 export type OnSocket = (socket: WsSocket, connection: number, server: LegacyServer) => void;
 
 const servers: Server[] = [];
+/** Upgraded sockets leave the HTTP server's bookkeeping: a handshake left hanging would keep `close` waiting. */
+const upgrades: Duplex[] = [];
 afterEach(async () => {
+  for (const duplex of upgrades.splice(0)) duplex.destroy();
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -91,6 +95,7 @@ export async function legacyServer(onSocket: OnSocket, version = '1.25.0'): Prom
   server.on('upgrade', (request, duplex, head) => {
     const query = new URL(request.url ?? '/', 'http://x').searchParams;
     state.handshakes.push(query);
+    upgrades.push(duplex);
     if (state.handshake === 'hang') return;
     if (state.handshake === 'require-query-key' && query.get('session_api_key') !== KEY) {
       duplex.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

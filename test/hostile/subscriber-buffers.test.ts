@@ -1,0 +1,89 @@
+/**
+ * Issue 18 item 4 against a hostile `/sockets/events` server: big frames with a slow consumer, and big frames
+ * during a catch-up that hangs. Buffers are bounded in bytes (`maxBufferedBytes`, the frames' text length) as
+ * well as in events, with the documented overflow policy.
+ */
+import { describe, expect, it } from 'vitest';
+import { isSubscriptionOverflowError } from '../../src/agent-server/errors.js';
+import type { CloseInfo, ReconnectInfo } from '../../src/agent-server/subscription-types.js';
+import {
+  at,
+  clientFor,
+  fast,
+  fullState,
+  ID,
+  legacyServer,
+  message,
+  sleep,
+  until,
+} from './subscriber-server.js';
+
+const MiB = 1024 * 1024;
+/** A persisted event whose frame is about 300 KB. */
+const big = (n: number) => message(n, at(10, n), { extra_padding: 'x'.repeat(300_000) });
+
+describe('buffers bounded by bytes', () => {
+  it("a slow consumer with onOverflow 'error': SubscriptionOverflowError before the buffer holds more than the bound", async () => {
+    const server = await legacyServer((socket) => {
+      socket.send(fullState());
+      for (let n = 0; n < 20; n += 1) socket.send(JSON.stringify(big(n)));
+    });
+    const sub = clientFor(server).subscribe(ID, {
+      maxBufferedBytes: MiB,
+      onOverflow: 'error',
+      reconnect: fast,
+    });
+    const closed = new Promise<CloseInfo>((resolve) => sub.once('close', resolve));
+    let most = 0;
+    sub.on('event', () => {
+      most = Math.max(most, sub.bufferedBytes);
+    });
+    const loop = sub[Symbol.asyncIterator]();
+    await loop.next(); // then the consumer stalls
+    const info = await closed;
+    expect(info.reason).toBe('error');
+    expect(isSubscriptionOverflowError(info.error)).toBe(true);
+    expect(info.error?.message).toMatch(/maxBufferedBytes 1048576/);
+    expect(most).toBeLessThan(MiB + 400_000);
+  }, 10_000);
+
+  it("a slow consumer with onOverflow 'pause': the buffer stays within the bound and every event arrives once, in order", async () => {
+    const server = await legacyServer((socket, connection, state) => {
+      socket.send(fullState());
+      if (connection > 1) return; // the rest comes from the REST catch-up
+      for (let n = 0; n < 12; n += 1) {
+        const event = big(n);
+        state.log.push(event);
+        socket.send(JSON.stringify(event));
+      }
+    });
+    const sub = clientFor(server).subscribe(ID, { maxBufferedBytes: MiB, reconnect: fast });
+    const reasons: string[] = [];
+    sub.on('reconnecting', (info) => reasons.push(info.reason));
+    const ids: string[] = [];
+    let most = 0;
+    for await (const event of sub) {
+      most = Math.max(most, sub.bufferedBytes);
+      ids.push(String(event.id));
+      if (ids.length === 12) break;
+      await sleep(10); // slower than the server
+    }
+    expect(ids).toEqual(Array.from({ length: 12 }, (_, n) => `event-${n}`));
+    expect(reasons).toContain('slow-consumer');
+    expect(most).toBeLessThan(MiB + 400_000);
+  }, 10_000);
+
+  it('big frames during a catch-up that hangs: the held-back frames are bounded, the connection resumes (sync-overflow)', async () => {
+    const server = await legacyServer((socket) => {
+      socket.send(fullState());
+      for (let n = 0; n < 10; n += 1) socket.send(JSON.stringify(big(n)));
+    });
+    server.search = 'hang';
+    const sub = clientFor(server).subscribe(ID, { history: true, maxBufferedBytes: MiB, reconnect: fast });
+    const reconnecting: ReconnectInfo[] = [];
+    sub.on('reconnecting', (info) => reconnecting.push(info));
+    await until(() => reconnecting.length > 0, 5_000, 'a reconnect');
+    expect(reconnecting[0]?.reason).toBe('sync-overflow');
+    sub.close();
+  }, 10_000);
+});

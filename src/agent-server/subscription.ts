@@ -7,7 +7,7 @@ import {
   isRequestValidationError,
 } from '../core/errors.js';
 import type { SafeLogger } from '../core/logger.js';
-import { redactText, redactUrl } from '../core/redact.js';
+import { redactError, redactText, redactUrl } from '../core/redact.js';
 import {
   applyStateUpdate,
   type ConversationStateMirror,
@@ -906,8 +906,10 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     return true;
   }
 
-  #onClose(conn: Connection, code: number, reason: string): void {
+  #onClose(conn: Connection, code: number, rawReason: string): void {
     if (this.#isStale(conn)) return;
+    // A close reason is server text, shown in errors and reports: it may echo a credential.
+    const reason = redactText(rawReason, this.#ctx.secrets());
     this.#dropConnection(conn);
     if (code === AUTH_FAILED) {
       this.#fail(
@@ -1296,6 +1298,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
 
   /** Emits to the caller's listeners; a listener that throws must not break the stream. */
   #emit<K extends keyof SubscriptionEventMap>(name: K, ...args: SubscriptionEventMap[K]): void {
+    // Errors built from frames (bad frames' rawBody, error envelopes, ServerErrorEvents) may echo a credential.
+    if (name === 'error') redactError(args[0], this.#ctx.secrets());
     try {
       (this.emit as (name: string, ...rest: unknown[]) => boolean)(name, ...args);
     } catch (error) {

@@ -130,3 +130,20 @@ export function redactValue(value: unknown, secrets: readonly string[] = [], dep
   }
   return out;
 }
+
+/**
+ * Redacts, in place, the text an error carries (message, stack and its own string properties such as
+ * `rawBody` or `closeReason`): for errors built from what a server sent over a socket, before anyone sees them.
+ */
+export function redactError<T>(error: T, secrets: readonly string[] = []): T {
+  if (typeof error !== 'object' || error === null) return error;
+  const record = error as Record<string, unknown>;
+  for (const key of ['message', 'stack', ...Object.keys(record)]) {
+    const value = record[key];
+    if (typeof value !== 'string') continue;
+    const redacted = redactText(value, secrets);
+    if (redacted !== value)
+      Object.defineProperty(error, key, { value: redacted, writable: true, configurable: true });
+  }
+  return error;
+}

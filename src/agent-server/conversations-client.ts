@@ -3,7 +3,7 @@ import { BaseClient } from '../core/base-client.js';
 import { type APIError, asNotFoundError, NotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { encodePath } from '../core/transport.js';
-import { describe, requireUuid } from '../core/validate.js';
+import { describe, optionsObject, requireUuid } from '../core/validate.js';
 import { EXECUTION_STATUSES, type ExecutionStatus, TERMINAL_EXECUTION_STATUSES } from '../models/index.js';
 import {
   type ConversationInfo,
@@ -115,6 +115,8 @@ export class ConversationsClient extends BaseClient {
 
   /** Every conversation matching `query`, across pages; `.pages()` iterates the pages. */
   search(query: ConversationSearchQuery = {}, options: RequestOptions = {}): PagedIterable<ConversationInfo> {
+    query = optionsObject(query, 'query');
+    options = optionsObject(options);
     const wire = {
       status: optionalStatus(query.status, 'query.status'),
       sort_order: optionalEnum(query.sortOrder, SORT_ORDERS, 'query.sortOrder'),
@@ -143,6 +145,8 @@ export class ConversationsClient extends BaseClient {
 
   /** How many conversations have `status` (all when omitted). */
   async count(filter: { status?: ExecutionStatus } = {}, options: RequestOptions = {}): Promise<number> {
+    filter = optionsObject(filter, 'filter');
+    options = optionsObject(options);
     const status = optionalStatus(filter.status, 'filter.status');
     return this.transport.request({
       method: 'GET',

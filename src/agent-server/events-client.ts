@@ -3,7 +3,7 @@ import { BaseClient } from '../core/base-client.js';
 import { isAPIError, isResponseValidationError } from '../core/errors.js';
 import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
 import { encodePath, type QueryValue } from '../core/transport.js';
-import { describe, requireNonEmptyString, requireUuid } from '../core/validate.js';
+import { describe, optionsObject, requireNonEmptyString, requireUuid } from '../core/validate.js';
 import { type Event, safeParseEvent } from '../models/index.js';
 import { decodeCount, decodeEventPage, decodeSuccess } from './event-page.js';
 import {
@@ -172,6 +172,7 @@ export class EventsClient extends BaseClient {
    */
   subscribe(conversationId: string, options: SubscribeOptions = {}): Subscription {
     requireUuid(conversationId, 'conversationId');
+    options = optionsObject(options);
     return new Subscription(
       {
         baseUrl: this.baseUrl,
@@ -224,6 +225,7 @@ export class EventsClient extends BaseClient {
 
   /** `GET /server_info` (notes §6), fetched once per client and cached; `refresh: true` fetches again. */
   serverInfo(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<ServerInfo> {
+    options = optionsObject(options);
     return this.#serverInfo.get(options);
   }
 

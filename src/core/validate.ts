@@ -93,3 +93,29 @@ function objectKind(value: object): string {
     ?.name;
   return typeof name === 'string' && /^[A-Za-z_$][\w$]{0,40}$/.test(name) ? name : 'non-plain object';
 }
+
+/**
+ * An optional object argument (a call's `{ signal, timeout, headers }`, a query), checked before anything reads it: `undefined`
+ * is `{}`; `null`, a string or a signal that is not an `AbortSignal` are a `RequestValidationError` naming
+ * `field` instead of a `TypeError` from deep inside the call.
+ */
+export function optionsObject<T extends object>(value: T | undefined | null, field = 'options'): T {
+  if (value === undefined) return {} as T;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RequestValidationError(`must be an object, got ${describe(value)}`, field);
+  }
+  const { signal } = value as { signal?: unknown };
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw new RequestValidationError(`must be an AbortSignal, got ${describe(signal)}`, `${field}.signal`);
+  }
+  return value;
+}
+
+function isAbortSignal(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function'
+  );
+}

@@ -2,7 +2,7 @@ import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { APIError, asNotFoundError, NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import { requireNonEmptyString } from '../core/validate.js';
+import { optionsObject, requireNonEmptyString } from '../core/validate.js';
 import { isEnvReference } from './api-key.js';
 import { isNoDatabaseAnswer } from './gateway-error.js';
 import { lintGatewayModelEntry } from './lint-entry.js';
@@ -150,7 +150,7 @@ export class GatewayAdminClient extends BaseClient {
    */
   async probeModel(modelName: string, options: ProbeOptions = {}): Promise<{ model: string | undefined }> {
     requireNonEmptyString(modelName, 'modelName');
-    const { user, ...callOptions } = options;
+    const { user, ...callOptions } = optionsObject(options);
     if (user !== undefined) requireNonEmptyString(user, 'user');
     const answer = await this.transport.request({
       method: 'POST',

@@ -1,6 +1,6 @@
 /**
  * Whether a host name points inside the cluster (or the local machine / a private network), where plain
- * `http` is usual. spec "Security facts": use HTTPS to a gateway outside the cluster.
+ * `http` is usual. Outside it, the gateway key would cross networks in the clear (docs/gateway-and-attribution.md).
  */
 export function isClusterLocalHost(hostname: string): boolean {
   const host = hostname
@@ -12,7 +12,9 @@ export function isClusterLocalHost(hostname: string): boolean {
   if (/^\d+(\.\d+){3}$/.test(host) || host.includes(':')) return false;
   // A single-label name is a Kubernetes service in the same namespace (e.g. `gw`, `openhands-gateway`).
   if (!host.includes('.')) return true;
-  return host.endsWith('.svc') || host.includes('.svc.') || host.endsWith('.cluster.local');
+  // Kubernetes service names end in `.svc` or `.svc.cluster.local`; `.svc.` in the middle of a name
+  // (`gw.svc.evil.com`) is any domain on the internet, not the cluster.
+  return host.endsWith('.svc') || host.endsWith('.cluster.local');
 }
 
 function isPrivateIpv4(host: string): boolean {

@@ -17,7 +17,7 @@ import {
   resolveCredential,
 } from '../core/options.js';
 import type { CallSpec, Decoder } from '../core/transport.js';
-import { describe, isPlainObject, requireNonEmptyString } from '../core/validate.js';
+import { describe, isPlainObject, optionsObject, requireNonEmptyString } from '../core/validate.js';
 import { deriveTemplate, prepareWarmRuntimeConfigBody, type TemplateOverrides } from './body.js';
 import {
   checkEphemeralStorage,
@@ -548,7 +548,8 @@ export class RuntimeAdminClient extends BaseClient {
   }
 }
 
-function waitOptions(options: RequestOptions): { signal?: AbortSignal; timeout?: number } {
+function waitOptions(given: RequestOptions): { signal?: AbortSignal; timeout?: number } {
+  const options = optionsObject(given);
   return {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
@@ -581,7 +582,8 @@ function checkRuntimeOptions(options: RuntimeAdminClientOptions): void {
   }
 }
 
-function callOptions(options: RequestOptions): Pick<CallSpec<unknown>, 'signal' | 'timeout' | 'headers'> {
+function callOptions(given: RequestOptions): Pick<CallSpec<unknown>, 'signal' | 'timeout' | 'headers'> {
+  const options = optionsObject(given);
   return {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),

@@ -5,6 +5,7 @@
  * says so. Warnings never contain header values.
  */
 import { parseOtlpHeaders } from './headers.js';
+import { TraceTargetError } from './redirect.js';
 import { hideSecrets } from './safe-view.js';
 
 /** `cloud`: the tracing vendor's hosted backend (a project key without a base URL). */
@@ -49,6 +50,9 @@ const PY_FLOAT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?inf(ini
 
 /** Resolves `env` (e.g. `process.env` or a pod's env map) the way the platform's tracing SDK does. */
 export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): TraceExportConfig {
+  checkObject(env, 'env');
+  checkObject(options, 'options');
+  if (options.dotenv !== undefined) checkObject(options.dotenv, 'options.dotenv');
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
   const used = new Set<string>();
@@ -233,4 +237,14 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     timeoutMs: Number.isFinite(timeout) ? Math.round(timeout * 1000) : 0,
     compression: 'gzip',
   });
+}
+
+/** `null`, a string or a `Map` where an object of variables belongs is misuse: say which argument. */
+function checkObject(value: unknown, field: string): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Map) {
+    throw new TraceTargetError(
+      field,
+      `must be an object of variables, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : value instanceof Map ? 'a Map' : typeof value}`,
+    );
+  }
 }

@@ -262,6 +262,16 @@ describe('gatewayModelEntry — plain http (security facts: HTTPS outside the cl
     expect(codes(notes)).not.toContain('plain-http-external');
   });
 
+  it.each([
+    'http://gw.svc.evil.com:4000',
+    'http://svc.example.com:4000',
+    'http://gw.team.svc.cluster.local.evil.com:4000',
+    'http://gw.cluster.local.example:4000',
+    'http://10.0.0.1.nip.io:4000',
+  ])('refuses %s, a look-alike of a cluster host on the internet', (apiBase) => {
+    expect(rejection(sameKind({ apiBase })).message).toMatch(/outside the cluster/);
+  });
+
   it('allowPlainHttp turns the error into a warning', () => {
     const { entry, notes } = explainGatewayModelEntry(
       sameKind({ apiBase: 'http://gw.example.com:4000', allowPlainHttp: true }),

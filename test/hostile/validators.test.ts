@@ -15,6 +15,8 @@ import { checkProfileWrite } from '../../src/platform/profile.js';
 import { validateConversationTags, validateConversationTagsPatch } from '../../src/platform/tags.js';
 import { deriveTemplate, prepareWarmRuntimeConfigBody } from '../../src/runtime/body.js';
 import { RuntimeAdminClient } from '../../src/runtime/client.js';
+import { TraceTargetError } from '../../src/tracing/redirect.js';
+import { resolveTraceExport } from '../../src/tracing/resolve-export.js';
 import { hostileServer } from './servers.js';
 
 const VALID_BODY = { image: 'repo/img:1', working_dir: '/w', command: ['run'], environment: { A: '1' } };
@@ -211,5 +213,24 @@ describe('misuse of public functions is a typed error, never a bare TypeError', 
     await expect(
       client.getConversationTags('http://127.0.0.1:9/api/conversations/x', null as never),
     ).rejects.toSatisfy(isRequestValidationError);
+  });
+});
+
+describe('resolveTraceExport misuse', () => {
+  it.each([
+    ['env', [null]],
+    ['env', ['TRACING_BASE_URL=x']],
+    ['env', [new Map([['TRACING_BASE_URL', 'x']])]],
+    ['options', [{}, null]],
+    ['options.dotenv', [{}, { dotenv: 42 }]],
+  ])('names %s in a TraceTargetError', (field, args) => {
+    let thrown: unknown;
+    try {
+      (resolveTraceExport as (...rest: unknown[]) => unknown)(...args);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TraceTargetError);
+    expect((thrown as TraceTargetError).field).toBe(field);
   });
 });

@@ -1,7 +1,7 @@
 import { type APIError, isAPIError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { CallSpec, Decoder, QueryValue, Transport } from '../../core/transport.js';
-import { requireNonEmptyString, requireUuid } from '../../core/validate.js';
+import { optionsObject, requireNonEmptyString, requireUuid } from '../../core/validate.js';
 import type { ServerInfo } from '../server-info.js';
 import { assertFeatureSupported } from '../version-gate.js';
 import type { Operation } from './operation.js';
@@ -48,7 +48,7 @@ export class ApiContext {
 
   async call<T = unknown>(operation: Operation, call: OperationCall<T> = {}): Promise<T> {
     const path = fillPath(operation.path, call.params ?? {});
-    const { options = {} } = call;
+    const options = optionsObject(call.options);
     try {
       return await this.transport.request<T>({
         method: operation.method,

@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../../core/options.js';
-import { requireNonEmptyString } from '../../core/validate.js';
+import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import { invalid } from '../invalid.js';
 import { type Page, PagedIterable } from '../paginate.js';
 import type { ApiContext } from './api-context.js';
@@ -123,6 +123,7 @@ export class BashApi {
 
   /** Every bash event matching `query`, across pages, fetched lazily; `.pages()` iterates pages. */
   search(query: BashEventSearch = {}, options: RequestOptions = {}): PagedIterable<BashEvent> {
+    query = optionsObject(query, 'query');
     const wire = {
       kind__eq: query.kind,
       command_id__eq: optionalString(query.commandId, 'query.commandId'),

@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../../core/options.js';
-import { requireNonEmptyString } from '../../core/validate.js';
+import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
 import { anyJson, shape } from './decode.js';
 import { Installables, type Installed, type InstallRequest, installableOperations } from './installables.js';
@@ -94,6 +94,7 @@ export class CanvasExtensionsApi {
     options: RequestOptions = {},
   ): Promise<JsonObject> {
     requireNonEmptyString(name, 'name');
+    query = optionsObject(query, 'query');
     return this.#api.call(CANVAS_EXTENSIONS_OPERATIONS.backendLogs, {
       params: { extension_name: name },
       query: { limit_bytes: optionalInt(query.limitBytes, 'query.limitBytes') },

@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../../core/options.js';
 import type { QueryValue } from '../../core/transport.js';
-import { requireUuid } from '../../core/validate.js';
+import { optionsObject, requireUuid } from '../../core/validate.js';
 import { invalid } from '../invalid.js';
 import type { Page } from '../paginate.js';
 import type { ApiContext } from './api-context.js';
@@ -216,7 +216,7 @@ export class FilesApi {
     params: Record<string, string>,
     options: DownloadOptions,
   ): Promise<Uint8Array> {
-    const { maxBytes, ...rest } = options;
+    const { maxBytes, ...rest } = optionsObject(options);
     optionalInt(maxBytes, 'options.maxBytes');
     return this.#api.call<Uint8Array>(this.#pick(operations), {
       params: { ...this.#params(), ...params },

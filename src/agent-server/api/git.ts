@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../../core/options.js';
-import { requireNonEmptyString } from '../../core/validate.js';
+import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import { invalid } from '../invalid.js';
 import type { ApiContext } from './api-context.js';
 import { arrayOf, shape } from './decode.js';
@@ -85,6 +85,7 @@ export class GitApi {
     query: { ref?: string } = {},
     options: RequestOptions = {},
   ): Promise<GitChange[]> {
+    query = optionsObject(query, 'query');
     requireNonEmptyString(path, 'path');
     return this.#api.call(this.#pick(GIT_OPERATIONS.changes), {
       params: this.#params(),
@@ -100,6 +101,7 @@ export class GitApi {
     query: { ref?: string; commit?: string } = {},
     options: RequestOptions = {},
   ): Promise<GitDiff> {
+    query = optionsObject(query, 'query');
     requireNonEmptyString(path, 'path');
     if (query.ref !== undefined && query.commit !== undefined) {
       throw invalid('query.commit', 'cannot be combined with query.ref');
@@ -121,6 +123,7 @@ export class GitApi {
     query: { limit?: number } = {},
     options: RequestOptions = {},
   ): Promise<GitCommitsPage> {
+    query = optionsObject(query, 'query');
     requireNonEmptyString(path, 'path');
     return this.#api.call(this.#pick(GIT_OPERATIONS.commits), {
       params: this.#params(),

@@ -1,4 +1,5 @@
 import type { RequestOptions } from '../../core/options.js';
+import { optionsObject } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
 import { op } from './operation.js';
@@ -16,6 +17,7 @@ export class HooksApi {
     request: { projectDir?: string } = {},
     options: RequestOptions = {},
   ): Promise<JsonObject | null> {
+    request = optionsObject(request, 'request');
     const answer = await this.api.call(HOOKS_OPERATIONS.load, {
       json: { project_dir: optionalString(request.projectDir, 'request.projectDir') ?? null },
       decode: shape<{ hook_config?: JsonObject | null }>({ hook_config: 'object?' }),

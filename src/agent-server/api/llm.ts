@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../../core/options.js';
-import { requireNonEmptyString } from '../../core/validate.js';
+import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
 import { arrayOf, shape } from './decode.js';
 import { callNamed } from './named.js';
@@ -47,6 +47,7 @@ export class LlmApi {
   }
 
   models(query: { provider?: string } = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    query = optionsObject(query, 'query');
     return this.api.call(LLM_OPERATIONS.models, {
       query: { provider: optionalString(query.provider, 'query.provider') },
       decode: shape(),

@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../../core/options.js';
-import { requireNonEmptyString } from '../../core/validate.js';
+import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
 import { op } from './operation.js';
@@ -23,6 +23,7 @@ export class SecretsApi {
   constructor(readonly api: ApiContext) {}
 
   async list(query: { agentProfileId?: string } = {}, options: RequestOptions = {}): Promise<SecretItem[]> {
+    query = optionsObject(query, 'query');
     const answer = await this.api.call(SECRETS_OPERATIONS.list, {
       query: { agent_profile_id: optionalString(query.agentProfileId, 'query.agentProfileId') },
       decode: shape<{ secrets: SecretItem[] }>({ secrets: 'array' }),

@@ -1,5 +1,6 @@
 import type { APIError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
+import { optionsObject } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
 import { op } from './operation.js';
@@ -44,6 +45,7 @@ export class VSCodeApi {
     query: { baseUrl?: string; workspaceDir?: string } = {},
     options: RequestOptions = {},
   ): Promise<string | null> {
+    query = optionsObject(query, 'query');
     const answer = await this.#api
       .call(this.#pick(VSCODE_OPERATIONS.url), {
         params: this.#params(),

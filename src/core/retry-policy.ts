@@ -1,9 +1,11 @@
 /**
- * When the SDK retries on its own. Idempotent methods only: a POST may have taken effect, and the admin
- * login POST consumes a single-use challenge (spec 5.3), so POST and PATCH are never retried.
+ * When the SDK retries on its own: methods whose repeat gives the same answer. A POST may have taken effect,
+ * and the admin login POST consumes a single-use challenge, so POST and PATCH are never retried. Neither is
+ * DELETE: one that took effect but lost its answer would be retried into a 404, which cannot be told apart
+ * from a resource that never existed (docs/errors-and-retries.md, "Retries").
  */
 export const RETRY_POLICY = {
-  methods: ['get', 'put', 'delete', 'head'],
+  methods: ['get', 'put', 'head'],
   statusCodes: [408, 429, 500, 502, 503, 504],
   // Retry-After is honoured on every retried status, capped by maxRetryAfter.
   afterStatusCodes: [408, 429, 500, 502, 503, 504],
@@ -14,7 +16,7 @@ export const RETRY_POLICY = {
   jitter: true,
   retryOnTimeout: true,
 } satisfies {
-  methods: ('get' | 'put' | 'delete' | 'head')[];
+  methods: ('get' | 'put' | 'head')[];
   statusCodes: number[];
   afterStatusCodes: number[];
   maxRetryAfter: number;

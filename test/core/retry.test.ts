@@ -54,16 +54,16 @@ describe('retry policy', () => {
     expect(state.attempts).toBe(4);
   });
 
-  it.each(['PUT', 'DELETE', 'HEAD'] as HttpMethod[])('%s is retried', async (method) => {
+  it.each(['PUT', 'HEAD'] as HttpMethod[])('%s is retried', async (method) => {
     const state = sequence([503, 200]);
     await transport().request({ method, path: 'op', responseType: 'none' });
     expect(state.attempts).toBe(2);
   });
 
-  it.each(['POST', 'PATCH'] as HttpMethod[])('%s is never retried', async (method) => {
+  it.each(['POST', 'PATCH', 'DELETE'] as HttpMethod[])('%s is never retried', async (method) => {
     const state = sequence([503, 200]);
     const error = await transport()
-      .request({ method, path: 'op' })
+      .request({ method, path: 'op', responseType: 'none' })
       .catch((e: unknown) => e);
     expect(isInternalServerError(error)).toBe(true);
     expect(state.attempts).toBe(1);

@@ -41,8 +41,10 @@ describe('the demo', () => {
   it('reports the step that failed and exits 1 (a timeout too short to meet)', async () => {
     const lines: string[] = [];
     // A timeout this short cannot be met: the first request is aborted.
-    const code = await runDemo({ out: (line) => lines.push(line), timeoutMs: 1 });
+    const code = await runDemo({ out: (line) => lines.push(line), timeoutMs: 1, simulator: { credentials } });
     expect(code).toBe(1);
     expect(lines.at(-1)).toMatch(/^\n✘ demo failed at step 2: /);
+    const text = lines.join('\n');
+    for (const secret of Object.values(credentials)) expect(text).not.toContain(secret);
   });
 });

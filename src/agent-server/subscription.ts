@@ -45,7 +45,7 @@ import type {
   SubscriptionEventMap,
   SubscriptionPhase,
 } from './subscription-types.js';
-import { AGENT_SERVER_FEATURES, supportsFeature } from './version-gate.js';
+import { AGENT_SERVER_FEATURES, parseAgentServerVersion, supportsFeature } from './version-gate.js';
 import {
   builtInWebSocket,
   type CloseEventLike,
@@ -209,6 +209,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   #outageSince: number | undefined;
   /** Handshakes refused in a row while the REST API answered. */
   #refusals = 0;
+  /** Auth methods refused while the server's version is unknown (see resolveAuth). */
+  #refusedForUnknownVersion = 0;
 
   constructor(ctx: SubscriptionContext, options: SubscribeOptions = {}) {
     super();
@@ -398,6 +400,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         conn.version,
         key !== undefined,
         this.#sendsHeaders(),
+        this.#refusedForUnknownVersion,
       );
       const wanted = this.#options.protocol ?? 'auto';
       conn.protocol =
@@ -1002,6 +1005,17 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     if (this.#phase === 'closed' || this.#conn !== conn) return;
+    if (
+      (this.#options.auth ?? 'auto') === 'auto' &&
+      parseAgentServerVersion(conn.version) === undefined &&
+      conn.auth !== 'query' &&
+      conn.auth !== 'none'
+    ) {
+      // The REST API takes the key but the socket refused this method: the next one may be what it wants.
+      this.#refusedForUnknownVersion += 1;
+      this.#retry(conn, { reason: 'closed', closeCode: code, closeReason: reason });
+      return;
+    }
     this.#refusals += 1;
     if (this.#refusals >= REFUSALS_BEFORE_ENDPOINT_MISSING) {
       const path = conn.protocol === 'session' ? '/sockets/session' : '/sockets/events';

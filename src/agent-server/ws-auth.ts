@@ -1,4 +1,9 @@
-import { AGENT_SERVER_FEATURES, assertFeatureSupported, supportsFeature } from './version-gate.js';
+import {
+  AGENT_SERVER_FEATURES,
+  assertFeatureSupported,
+  parseAgentServerVersion,
+  supportsFeature,
+} from './version-gate.js';
 
 /**
  * How the subscriber authenticates the socket (notes §2.2):
@@ -6,8 +11,9 @@ import { AGENT_SERVER_FEATURES, assertFeatureSupported, supportsFeature } from '
  *   keeps the key out of URLs and proxy logs; works in browsers).
  * - `header`: `X-Session-API-Key` on the handshake (servers ≥ 1.12.0; Node only, browsers cannot set headers).
  * - `query`: `?session_api_key=` (every version; deprecated on newer servers; the key lands in access logs).
- * - `auto` (default): the first of those the server's version and the runtime allow; an unknown version gets
- *   `query`, which every server accepts.
+ * - `auto` (default): the first of those the server's version and the runtime allow. An unknown version (a
+ *   proxy answered `/server_info`) tries them in that order, moving on only when a handshake is refused while
+ *   the REST API accepts the key: the key goes into the URL only for a server that refused the others.
  */
 export type WebSocketAuthMode = 'auto' | 'first-message' | 'header' | 'query';
 
@@ -22,6 +28,8 @@ export function resolveAuth(
   version: string | undefined,
   hasKey: boolean,
   runtimeSendsHeaders: boolean,
+  /** For an unknown version: how many methods were refused so far. */
+  refusedForUnknownVersion = 0,
 ): ResolvedAuth {
   if (!hasKey) return 'none';
   switch (mode) {
@@ -33,12 +41,22 @@ export function resolveAuth(
       return 'header';
     case 'query':
       return 'query';
-    default:
+    default: {
+      if (parseAgentServerVersion(version) === undefined) {
+        const order = unknownVersionAuthOrder(runtimeSendsHeaders);
+        return order[Math.min(refusedForUnknownVersion, order.length - 1)] as ResolvedAuth;
+      }
       if (supportsFeature(version, AGENT_SERVER_FEATURES.websocketFirstMessageAuth)) return 'first-message';
       if (runtimeSendsHeaders && supportsFeature(version, AGENT_SERVER_FEATURES.websocketHeaderAuth))
         return 'header';
       return 'query';
+    }
   }
+}
+
+/** The methods an unknown version tries, the ones that keep the key out of URLs first. */
+export function unknownVersionAuthOrder(runtimeSendsHeaders: boolean): ResolvedAuth[] {
+  return runtimeSendsHeaders ? ['first-message', 'header', 'query'] : ['first-message', 'query'];
 }
 
 /** What the server should resend on connect. */

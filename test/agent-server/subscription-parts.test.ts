@@ -257,9 +257,19 @@ describe('socket URL, resend and auth choice', () => {
     ['1.18.0', true, 'header'],
     ['1.18.1', false, 'first-message'],
     ['1.40.0', true, 'first-message'],
-    [undefined, true, 'query'],
+    [undefined, true, 'first-message'],
+    ['nightly', false, 'first-message'],
   ])('auto on %s (runtime sends headers: %s) → %s', (version, headers, expected) => {
     expect(resolveAuth('auto', version, true, headers)).toBe(expected);
+  });
+
+  it('an unknown version moves on after each refused method; the key goes into the URL last', () => {
+    const order = (headers: boolean) =>
+      [0, 1, 2, 3].map((refused) => resolveAuth('auto', undefined, true, headers, refused));
+    expect(order(true)).toEqual(['first-message', 'header', 'query', 'query']);
+    expect(order(false)).toEqual(['first-message', 'query', 'query', 'query']);
+    // A known version never moves on.
+    expect(resolveAuth('auto', '1.40.0', true, true, 2)).toBe('first-message');
   });
 
   it('no key means no auth', () => {

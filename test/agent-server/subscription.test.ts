@@ -1,3 +1,4 @@
+import { HttpResponse, http } from 'msw/http';
 import { ws } from 'msw/ws';
 import { describe, expect, it } from 'vitest';
 import {
@@ -31,6 +32,12 @@ const modern = simulatedServer('v125.test', {
 });
 const garbled = simulatedServer('garbled.test', { version: 'nightly', sessionApiKey: KEY });
 const open = simulatedServer('open.test', { version: '1.20.0' });
+// Speaks like 1.11.4 (the key only in the query), but a proxy answers /server_info with its own 404.
+const proxiedOld = simulatedServer('proxied-old.test', { version: '1.11.4', sessionApiKey: KEY });
+const hiddenInfo = http.get(
+  'http://proxied-old.test/server_info',
+  () => new HttpResponse('Not Found', { status: 404 }),
+);
 // Accepts every socket and then says nothing: no full_state, ever. Its REST API works.
 const silentRest = simulatedServer('silent.test', { version: '1.20.0' });
 const silentLink = ws.link('ws://silent.test/sockets/events/:id');
@@ -52,6 +59,8 @@ const { requests } = useMswServer(
   ...headerEra.handlers,
   ...modern.handlers,
   ...garbled.handlers,
+  hiddenInfo,
+  ...proxiedOld.handlers,
   ...open.handlers,
   ...refusingRest.handlers.slice(0, -2),
   ...silentRest.handlers.slice(0, -2),
@@ -136,11 +145,24 @@ describe('authentication chosen from the server version (notes §2.2)', () => {
     sub.close();
   });
 
-  it('an unparseable version is treated as old: query auth, which every version accepts', async () => {
+  it('an unparseable version: first-message auth first; the query key only after the server refused it', async () => {
+    // The simulated server takes an unparseable version for the oldest: it wants the key in the query.
     const id = garbled.store.addConversation().id;
-    const sub = clientFor(garbled).subscribe(id);
+    const sub = clientFor(garbled).subscribe(id, { reconnect: { initialDelay: 1, maxDelay: 5 } });
     await sub.ready;
+    expect(garbled.connections[0]!.url.search).toBe('');
     expect(garbled.connections.at(-1)!.url.searchParams.get('session_api_key')).toBe(KEY);
+    sub.close();
+  });
+
+  it('an old server behind a proxy that hides /server_info: each method in turn, the URL key only last', async () => {
+    const id = proxiedOld.store.addConversation().id;
+    const sub = clientFor(proxiedOld).subscribe(id, { reconnect: { initialDelay: 1, maxDelay: 5 } });
+    await sub.ready;
+    const seen = proxiedOld.connections;
+    expect(seen.at(-1)!.url.searchParams.get('session_api_key')).toBe(KEY);
+    expect(seen.slice(0, -1).every((connection) => connection.url.search === '')).toBe(true);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
     sub.close();
   });
 });

@@ -12,7 +12,7 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /** Bound on the whole call, retries and waits included, in milliseconds. Default: none. */
   totalTimeout?: number | undefined;
-  /** Automatic retries of idempotent calls (GET, PUT, DELETE, HEAD). Default 2. */
+  /** Automatic retries of GET, PUT and HEAD calls (never POST, PATCH or DELETE). Default 2. */
   maxRetries?: number | undefined;
   /** Longest wait before a retry, in milliseconds, including a server's `Retry-After`. Default 60 000. */
   maxRetryDelay?: number | undefined;

@@ -1,6 +1,6 @@
 // The conversation handle on the simulated agent server (REST and event socket doubles plus the API doubles):
 // ask() sends, follows this run to its end and reads the final answer; twice in a row on one conversation.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AgentServerClient, isRequestValidationError, isWaitTimeoutError } from '../../src/index.js';
 import { agentServerApiHandlers } from '../../src/testing.js';
 import { useMswServer } from '../helpers/msw.js';
@@ -41,6 +41,22 @@ describe('client.conversation(id)', () => {
     // The second answer comes after the second run's events, not from the first run.
     expect(sim.store.getConversation(id)?.events.length ?? 0).toBeGreaterThan(eventsAfterFirst);
     expect(second.response).toBe(lastAgentText(id));
+  });
+
+  it('ask() leaves no timer behind once it resolved (a pending timeout would keep Node running)', async () => {
+    const id = sim.store.addConversation().id;
+    const TIMEOUT = 987_654;
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      await client.conversation(id).ask('Run `pwd` please', { timeout: TIMEOUT });
+      const timers = set.mock.results.filter((_, call) => set.mock.calls[call]?.[1] === TIMEOUT);
+      expect(timers).toHaveLength(1);
+      expect(cleared.mock.calls.map(([handle]) => handle)).toContain(timers[0]?.value);
+    } finally {
+      set.mockRestore();
+      cleared.mockRestore();
+    }
   });
 
   it('ask() rejects with WaitTimeoutError when the run does not end in time', async () => {

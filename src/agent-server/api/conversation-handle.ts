@@ -2,7 +2,7 @@ import type { RequestOptions } from '../../core/options.js';
 import type { ExecutionStatus } from '../../models/index.js';
 import type { ConversationInfo } from '../conversation-info.js';
 import type { ConfirmationPolicy } from '../conversations-client.js';
-import { WaitTimeoutError } from '../errors.js';
+import { SubscriptionError, WaitTimeoutError } from '../errors.js';
 import type { MessageInput } from '../message-input.js';
 import type { Subscription } from '../subscription.js';
 import type { SubscribeOptions } from '../subscription-types.js';
@@ -172,18 +172,22 @@ async function watchRunEnd(live: Subscription): Promise<ExecutionStatus> {
     if (!TERMINAL.includes(status)) started = true;
     else if (started || status !== 'finished') return status as ExecutionStatus;
   }
-  throw new Error('the event stream ended before the run did');
+  throw new SubscriptionError('The event stream ended before the run did');
 }
 
-function withTimeout<T>(promise: Promise<T>, timeout: number | undefined): Promise<T> {
+/** `promise`, or a WaitTimeoutError after `timeout` ms; the timer never outlives the wait (it would keep Node alive). */
+async function withTimeout<T>(promise: Promise<T>, timeout: number | undefined): Promise<T> {
   if (timeout === undefined) return promise;
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) =>
-      setTimeout(
-        () => reject(new WaitTimeoutError(`the run did not end within ${timeout} ms`, undefined)),
-        timeout,
-      ),
-    ),
-  ]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new WaitTimeoutError(`the run did not end within ${timeout} ms`, undefined)),
+      timeout,
+    );
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,4 +1,5 @@
 import type { RequestHandler, WebSocketHandler } from 'msw';
+import { agentServerApiHandlers } from '../agent-server/api-handlers.js';
 import { agentServerHandlers } from '../agent-server/handlers.js';
 import { agentServerSocketHandlers } from '../agent-server/socket-handlers.js';
 import { AgentServerStore } from '../agent-server/store.js';
@@ -88,6 +89,11 @@ export function composePlatform(options: ComposeOptions): ComposedPlatform {
     version: options.version,
     agent: { stepDelayMs: options.stepDelayMs },
   });
+  const agentApi = agentServerApiHandlers({
+    ...(bases.agentServer === '*' ? {} : { baseUrl: bases.agentServer }),
+    store: stores.agentServer,
+    sessionApiKey: credentials.sessionApiKey,
+  });
   const platform = platformHandlers({
     ...(bases.app === '*' ? {} : { appUrl: bases.app }),
     sessionApiKey: credentials.appSessionApiKey,
@@ -106,7 +112,8 @@ export function composePlatform(options: ComposeOptions): ComposedPlatform {
   return {
     stores,
     http: {
-      agentServer: [...bridge.agentServer, ...agent],
+      // The whole agent-server API (files, bash, final answers, fork, …), as the newest real server has it.
+      agentServer: [...bridge.agentServer, ...agentApi, ...agent],
       runtimeApi: runtimeApiHandlers({
         ...(bases.runtimeApi === '*' ? {} : { baseUrl: bases.runtimeApi }),
         state: stores.runtimeApi,

@@ -1,131 +1,140 @@
-// Decode benchmark: events per second of `parseEvent` (lenient and strict) on the real sample events of
-// test/fixtures/anchor-events, against `JSON.parse` alone on the same strings, in the same run.
-// Targets: lenient <= 1.3x and strict <= 1.6x the time of JSON.parse alone.
+// Decode benchmark: `parseEvent` (lenient, the default, and strict) against `JSON.parse` alone on the same
+// strings, on the 1,000-event conversation mix of bench/_corpus.ts (real recorded frames, every version).
+// Two figures, each against its own baseline measured in the same run:
+// - steady state: rounds of passes over the mix after a warm-up, in rotating order; median of per-round ratios;
+// - first 1,000 events of a fresh process: child processes (this script with `--cold <decoder>`) that load the
+//   decoder, then time their first pass over the mix; lenient and JSON.parse children alternate, medians.
+// Targets: lenient <= 1.2x JSON.parse steady, <= 1.5x for the first 1,000 events.
 //
-// Run with Node 24 (strips TypeScript types; runs the sources directly, no build needed):
-//   node bench/decode.ts [--rounds 21] [--passes 400] [--jitless]
-// `--jitless` measures zod's runtime parser (what runs where code generation is not allowed, e.g. under a CSP).
-// The last line, `decode: lenient <x>× strict <y>× JSON.parse`, is what `npm run bench` collects.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { registerHooks } from 'node:module';
+// Run with Node 24 (runs the TypeScript sources directly, no build needed):
+//   node bench/decode.ts [--rounds 15] [--passes 40] [--cold-rounds 9] [--jitless]
+// `--jitless` measures zod's runtime parser (what runs where generated code is refused, e.g. under a CSP).
+// The last line, `decode: <ratio>× JSON.parse …`, is what `npm run bench` collects.
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-// The sources import siblings as `./x.js` (TypeScript's NodeNext convention); map those to the `.ts` files.
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
-      const url = new URL(`${specifier.slice(0, -3)}.ts`, context.parentURL);
-      if (existsSync(fileURLToPath(url))) return nextResolve(url.href, context);
-    }
-    return nextResolve(specifier, context);
-  },
-});
+// The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
+const hooks = './_ts-sources.ts';
+await import(hooks);
+const { conversationMix } = await import('./_corpus.js');
+const { median, option, spread } = await import('./_stats.js');
 
 const JITLESS = process.argv.includes('--jitless');
-if (JITLESS) (await import('zod/mini')).config({ jitless: true });
-const { parseEvent, isUnknownEvent, enableCompiledParsers } = await import('../src/models/index.js');
-// Compiled parsers, as the package's Node entry points enable them.
-enableCompiledParsers((await import('zod/mini')).compile);
+const coldIndex = process.argv.indexOf('--cold');
+const COLD_CHILD = coldIndex >= 0 ? process.argv[coldIndex + 1] : undefined;
 
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
+type Name = 'json' | 'lenient' | 'strict';
+const mix = conversationMix();
+const corpus = mix.texts;
+
+// Loads the decoders as an app on Node gets them: the compiled parsers switched on, as the Node entry does.
+async function decoders(): Promise<Record<Name, (text: string) => unknown>> {
+  if (JITLESS) (await import('zod/mini')).config({ jitless: true });
+  const models = await import('../src/models/index.js');
+  models.enableCompiledParsers((await import('zod/mini')).compile);
+  return {
+    json: (text) => JSON.parse(text),
+    lenient: (text) => models.parseEvent(text),
+    strict: (text) => models.parseEvent(text, { mode: 'strict' }),
+  };
 }
-const ROUNDS = option('rounds', 21);
-const PASSES = option('passes', 400);
 
-const dir = fileURLToPath(new URL('../test/fixtures/anchor-events/', import.meta.url));
-const corpus = readdirSync(dir)
-  .filter((file) => file.endsWith('.json'))
-  .sort()
-  .map((file) => readFileSync(`${dir}${file}`, 'utf8'));
-const bytes = corpus.reduce((sum, text) => sum + text.length, 0);
+let sink = 0;
+/** Nanoseconds per event over `passes` passes of the mix. */
+function time(decode: (text: string) => unknown, passes: number): number {
+  const start = process.hrtime.bigint();
+  for (let pass = 0; pass < passes; pass++) {
+    for (const text of corpus) sink += ((decode(text) as { kind?: string }).kind ?? '').length;
+  }
+  return Number(process.hrtime.bigint() - start) / (passes * corpus.length);
+}
 
-// Every sample must decode to a known event in both modes, or the timing means nothing.
+if (COLD_CHILD) {
+  // A fresh process: only the decoder under test is loaded (JSON.parse needs nothing), then one timed pass.
+  const decode =
+    COLD_CHILD === 'json' ? (text: string) => JSON.parse(text) : (await decoders())[COLD_CHILD as Name];
+  const ns = time(decode, 1);
+  process.stdout.write(`${JSON.stringify({ ns, sink })}\n`);
+  process.exit(0);
+}
+
+const ROUNDS = option('rounds', 15);
+const PASSES = option('passes', 40);
+const COLD_ROUNDS = option('cold-rounds', 9);
+const all = await decoders();
+
+// Every event of the mix must decode to a known event in both modes, or the timing means nothing.
+const { isUnknownEvent, parseEvent } = await import('../src/models/index.js');
 for (const text of corpus) {
   for (const mode of ['lenient', 'strict'] as const) {
     if (isUnknownEvent(parseEvent(text, { mode })))
-      throw new Error(`sample decoded as unknown in ${mode} mode`);
+      throw new Error(`a ${JSON.parse(text).kind} decoded as unknown in ${mode} mode`);
   }
 }
 
-type Decoder = (text: string) => unknown;
-const decoders: Record<'json' | 'lenient' | 'strict', Decoder> = {
-  json: (text) => JSON.parse(text),
-  lenient: (text) => parseEvent(text),
-  strict: (text) => parseEvent(text, { mode: 'strict' }),
-};
-
-let sink = 0;
-/** Nanoseconds per event over `passes` passes of `texts`. */
-function time(decode: Decoder, passes: number, texts: string[] = corpus): number {
-  const start = process.hrtime.bigint();
-  for (let pass = 0; pass < passes; pass++) {
-    for (const text of texts) {
-      const value = decode(text) as { kind?: string };
-      sink += value.kind?.length ?? 0;
-    }
+// First 1,000 events of fresh processes, before the steady state (so the machine state is comparable).
+const script = fileURLToPath(import.meta.url);
+const coldRuns = { json: [] as number[], lenient: [] as number[] };
+for (let round = 0; round < COLD_ROUNDS; round++) {
+  for (const name of round % 2 ? (['lenient', 'json'] as const) : (['json', 'lenient'] as const)) {
+    const args = [script, '--cold', name, ...(JITLESS ? ['--jitless'] : [])];
+    const out = execFileSync(process.execPath, args, { encoding: 'utf8' });
+    coldRuns[name].push((JSON.parse(out) as { ns: number }).ns);
   }
-  return Number(process.hrtime.bigint() - start) / (passes * texts.length);
 }
 
-// Warm up every path (JIT, zod's compiled parsers).
-for (let i = 0; i < 5; i++) for (const decode of Object.values(decoders)) time(decode, PASSES);
-
-// Rounds alternate the order of the three decoders; each round yields one ratio per mode, the median is reported.
-const orders: (keyof typeof decoders)[][] = [
+// Steady state: warm every path (JIT, zod's compiled parsers), then rounds in rotating order.
+for (let i = 0; i < 5; i++) for (const decode of Object.values(all)) time(decode, PASSES);
+const orders: Name[][] = [
   ['json', 'lenient', 'strict'],
   ['strict', 'json', 'lenient'],
   ['lenient', 'strict', 'json'],
 ];
-function measure(texts: string[], passes: number) {
-  const samples = { json: [] as number[], lenient: [] as number[], strict: [] as number[] };
-  const ratios = { lenient: [] as number[], strict: [] as number[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    const t: Record<string, number> = {};
-    for (const name of orders[round % orders.length] ?? []) t[name] = time(decoders[name], passes, texts);
-    const json = t.json ?? Number.NaN;
-    samples.json.push(json);
-    samples.lenient.push(t.lenient ?? Number.NaN);
-    samples.strict.push(t.strict ?? Number.NaN);
-    ratios.lenient.push((t.lenient ?? Number.NaN) / json);
-    ratios.strict.push((t.strict ?? Number.NaN) / json);
-  }
-  return { samples, ratios };
+const samples = { json: [] as number[], lenient: [] as number[], strict: [] as number[] };
+const ratios = { lenient: [] as number[], strict: [] as number[] };
+for (let round = 0; round < ROUNDS; round++) {
+  const t = {} as Record<Name, number>;
+  for (const name of orders[round % orders.length]!) t[name] = time(all[name], PASSES);
+  for (const name of ['json', 'lenient', 'strict'] as const) samples[name].push(t[name]);
+  ratios.lenient.push(t.lenient / t.json);
+  ratios.strict.push(t.strict / t.json);
 }
-const { samples, ratios } = measure(corpus, PASSES);
-// For information: the corpus time is dominated by the two large SystemPromptEvents; small events alone.
-const small = corpus.filter((text) => text.length < 4096);
-const smallRatios = measure(small, PASSES * 2).ratios;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
 const perSecond = (ns: number) => Math.round(1e9 / ns).toLocaleString('en-US');
 const fixed = (n: number) => n.toFixed(2);
+const steady = median(ratios.lenient);
+const strict = median(ratios.strict);
+const coldRatio = median(coldRuns.lenient) / median(coldRuns.json);
 
 console.log(
-  `node ${process.version}${JITLESS ? ' (jitless: zod runtime parser)' : ''}; corpus: ${corpus.length} real events, ${bytes} characters`,
+  `node ${process.version}${JITLESS ? ' (jitless: zod runtime parser)' : ''}; corpus: ${corpus.length} events, ${mix.characters.toLocaleString('en-US')} characters, drawn from ${mix.recorded} recorded frames (bench/_corpus.ts):`,
 );
-console.log(`${ROUNDS} rounds x ${PASSES} passes; medians:`);
+console.log(
+  `  ${[...mix.composition].map(([category, count]) => `${category.replace('ConversationStateUpdateEvent', 'StateUpdate')} ${count}`).join(', ')}`,
+);
+console.log(`steady state: ${ROUNDS} rounds x ${PASSES} passes after warm-up; medians (min–max):`);
 for (const name of ['json', 'lenient', 'strict'] as const) {
-  const ns = median(samples[name]);
   const label = name === 'json' ? 'JSON.parse alone' : `parseEvent ${name}`;
+  const ns = median(samples[name]);
   console.log(
-    `  ${label.padEnd(20)} ${perSecond(ns).padStart(12)} events/s  ${(ns / 1000).toFixed(3)} µs/event`,
+    `  ${label.padEnd(20)} ${perSecond(ns).padStart(10)} events/s  ${(ns / 1000).toFixed(2)} µs/event`,
   );
 }
-const lenient = median(ratios.lenient);
-const strict = median(ratios.strict);
 console.log(
-  `  lenient / JSON.parse: ${fixed(lenient)}× (target <= 1.3×) ${lenient <= 1.3 ? 'ok' : 'MISSED'}`,
+  `  lenient / JSON.parse: ${fixed(steady)}× (${spread(ratios.lenient)}; target <= 1.2×) ${steady <= 1.2 ? 'ok' : 'MISSED'}`,
 );
-console.log(`  strict  / JSON.parse: ${fixed(strict)}× (target <= 1.6×) ${strict <= 1.6 ? 'ok' : 'MISSED'}`);
+console.log(`  strict  / JSON.parse: ${fixed(strict)}× (${spread(ratios.strict)}; information)`);
 console.log(
-  `  small events only (${small.length} under 4 KB): lenient ${fixed(median(smallRatios.lenient))}×, strict ${fixed(median(smallRatios.strict))}× (information, no target)`,
+  `first ${corpus.length} events of a fresh process (${COLD_ROUNDS} processes each; median, min–max):`,
+);
+for (const name of ['json', 'lenient'] as const) {
+  const label = name === 'json' ? 'JSON.parse alone' : 'parseEvent lenient';
+  console.log(
+    `  ${label.padEnd(20)} ${(median(coldRuns[name]) / 1000).toFixed(2)} µs/event (${spread(coldRuns[name].map((ns) => ns / 1000))})`,
+  );
+}
+console.log(
+  `  lenient / JSON.parse: ${fixed(coldRatio)}× (target <= 1.5×) ${coldRatio <= 1.5 ? 'ok' : 'MISSED'}`,
 );
 if (sink === 0) console.log('(no output)');
-console.log(`decode: lenient ${fixed(lenient)}× strict ${fixed(strict)}× JSON.parse`);
+console.log(`decode: ${fixed(steady)}× JSON.parse steady, ${fixed(coldRatio)}× first 1,000`);

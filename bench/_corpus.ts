@@ -65,6 +65,8 @@ export interface MixOptions {
   conversationLength?: number;
   /** Leave out the `full_state` snapshots (the stream server sends its own on connect). */
   snapshots?: boolean;
+  /** Leave out StreamingDeltaEvents (on `/sockets/session` they are `delta` envelopes, not events). */
+  deltas?: boolean;
 }
 
 /** The conversation mix described at the top of this file. Deterministic: the same texts on every call. */
@@ -72,8 +74,10 @@ export function conversationMix({
   events = 1000,
   conversationLength = 100,
   snapshots = true,
+  deltas = true,
 }: MixOptions = {}): Mix {
   const frames = recordedFrames();
+  if (!deltas) frames.delete('StreamingDeltaEvent');
   const once = ONCE.filter((category) => snapshots || !category.endsWith(':full_state'));
   const conversations = Math.max(1, Math.round(events / conversationLength));
   const rest = events - conversations * once.length;

@@ -1,34 +1,63 @@
-// The server side of bench/stream.ts, in a worker thread so that it does not share the client's CPU. A minimal
-// agent server on loopback: `GET /server_info` (version 1.25.0, or 1.58.0 with `--protocol session`, unsecured)
-// and the event socket (`/sockets/session` envelopes with `seq` in session mode), which sends
-// the `full_state` snapshot on connect (notes §2.1) and, on `{publish: {conversationId, count}}`, `count` events
-// built from the real sample events of test/fixtures/anchor-events (fresh ids and timestamps). The frames are
-// serialized before the clock starts, so the server costs as little as possible and the clients are measured.
-import { readdirSync, readFileSync } from 'node:fs';
+// The server side of bench/stream.ts, bench/cold.ts and bench/memory.ts, in a worker thread. A minimal agent
+// server on loopback: `GET /server_info` (version 1.25.0, or 1.58.0 with `protocol: 'session'`, unsecured) and
+// the event socket, which sends the `full_state` snapshot on connect (`/sockets/session`: a `sync` envelope
+// first, then the snapshot as a `transient` envelope, as the real server does).
+//
+// The client sets the pace: on `{create: n}` the worker builds the WebSocket frames of `n` events of the
+// conversation mix (bench/_corpus.ts, fresh ids and timestamps; `durable` envelopes with `seq` on the session
+// protocol) as ONE buffer, before any clock starts. On `{publish: id}` it writes that buffer to the
+// conversation's sockets in one write, then bumps `workerData.signal` (a shared Int32Array) so that the client,
+// blocked in Atomics.wait, starts its clock with every frame already queued. While the client reads, the
+// server only hands the kernel the rest of that buffer: the benchmark measures the client, not a race against
+// its own server.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import type { AddressInfo, Socket } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type WebSocket, WebSocketServer } from 'ws';
 
 // The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
 const hooks = './_ts-sources.ts';
 await import(hooks);
-
+const { conversationMix } = await import('./_corpus.js');
 const { AgentServerStore } = await import('../src/testing/agent-server/store.js');
 
-const dir = fileURLToPath(new URL('../test/fixtures/anchor-events/', import.meta.url));
-const samples = readdirSync(dir)
-  .filter((file) => file.endsWith('.json'))
-  .sort()
-  .map((file) => JSON.parse(readFileSync(`${dir}${file}`, 'utf8')) as Record<string, unknown>)
-  .filter((sample) => JSON.stringify(sample).length < 8_000);
-
+const data = workerData as { protocol?: string; signal: Int32Array };
 /** `session`: `/sockets/session` envelopes as a 1.58.0 server sends them; `events`: bare frames of 1.25.0. */
-const session = (workerData as { protocol?: string } | undefined)?.protocol === 'session';
+const session = data.protocol === 'session';
+// The snapshot comes on connect, and deltas are not events of the session protocol: both are left out.
+const mix = conversationMix({ snapshots: false, deltas: false }).texts.map(
+  (text) => JSON.parse(text) as Record<string, unknown>,
+);
 const store = new AgentServerStore();
 const sockets = new Map<string, Set<WebSocket>>();
-const frames = new Map<string, string[]>();
+const prepared = new Map<string, Buffer>();
+const onConnect = new Set<string>();
+
+/** Writes the prepared frames of conversation `id` to its sockets in one write. */
+function send(id: string): void {
+  const buffer = prepared.get(id) ?? Buffer.alloc(0);
+  prepared.delete(id);
+  // ws keeps the raw socket private; one write of the prepared frames is what makes the client set the pace.
+  for (const socket of sockets.get(id) ?? [])
+    (socket as unknown as { _socket: Socket })._socket.write(buffer);
+}
+
+/** One unmasked, final text frame (RFC 6455 §5.2), as a server sends it. */
+function frame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const n = payload.length;
+  const header = Buffer.alloc(n < 126 ? 2 : n < 65536 ? 4 : 10);
+  header[0] = 0x81;
+  if (n < 126) header[1] = n;
+  else if (n < 65536) {
+    header[1] = 126;
+    header.writeUInt16BE(n, 2);
+  } else {
+    header[1] = 127;
+    header.writeBigUInt64BE(BigInt(n), 2);
+  }
+  return Buffer.concat([header, payload]);
+}
 
 const http = createServer((request, response) => {
   if (request.url === '/server_info') {
@@ -56,31 +85,32 @@ wss.on('connection', (socket, request) => {
     socket.send(JSON.stringify({ type: 'sync', through_seq: -1 }));
     socket.send(JSON.stringify({ type: 'transient', event: state }));
   } else socket.send(JSON.stringify(state));
+  // `{create, onConnect: true}`: the prepared frames follow the snapshot at once (bench/cold.ts).
+  if (onConnect.delete(id)) send(id);
 });
 await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 
 const port = parentPort!;
-port.on('message', (message: { create?: number; publish?: string; stop?: true }) => {
+port.on('message', (message: { create?: number; onConnect?: true; publish?: string; stop?: true }) => {
   if (message.create !== undefined) {
     const { id } = store.addConversation();
-    const list: string[] = [];
+    const frames: Buffer[] = [];
+    let lastId = '';
     for (let i = 0; i < message.create; i += 1) {
-      const sample = samples[i % samples.length]!;
-      const event = { ...sample, id: crypto.randomUUID(), timestamp: store.timestamp() };
-      list.push(JSON.stringify(session ? { type: 'durable', seq: i, event } : event));
+      lastId = crypto.randomUUID();
+      const event = { ...mix[i % mix.length], id: lastId, timestamp: store.timestamp() };
+      frames.push(frame(JSON.stringify(session ? { type: 'durable', seq: i, event } : event)));
     }
-    frames.set(id, list);
-    port.postMessage({ conversationId: id });
+    prepared.set(id, Buffer.concat(frames));
+    if (message.onConnect) onConnect.add(id);
+    port.postMessage({ conversationId: id, lastId });
   } else if (message.publish !== undefined) {
-    const list = frames.get(message.publish) ?? [];
-    for (const socket of sockets.get(message.publish) ?? []) for (const frame of list) socket.send(frame);
-    frames.delete(message.publish);
+    send(message.publish);
+    Atomics.add(data.signal, 0, 1);
+    Atomics.notify(data.signal, 0);
   } else if (message.stop) {
     wss.close();
     http.close(() => process.exit(0));
   }
 });
-port.postMessage({
-  url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-  samples: samples.length,
-});
+port.postMessage({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` });

@@ -1,141 +1,85 @@
-// Stream benchmark: events per second through `EventsClient.subscribe` (the async iterator) from a loopback
-// agent server, against a bare WebSocket client that only runs JSON.parse on each frame, in the same run on the
-// same server. Target: subscribe >= 0.8x the bare client's throughput.
+// Stream benchmark: events per second through `EventsClient.subscribe` (the async iterator) against a bare
+// WebSocket client that only runs JSON.parse on each frame, from the same loopback server in the same run,
+// on both protocols (`/sockets/session`, agent server >= 1.45, and `/sockets/events`), each in its own process.
+// The events are the conversation mix of bench/_corpus.ts (real recorded frames). The client sets the pace: the
+// server queues every frame of a run before the clock starts (bench/_stream-server.ts).
+// - steady state: warm-up runs, then rounds alternating the two clients; median of the per-round ratios with
+//   their spread (min–max). Target: subscribe >= 0.9x the bare client on the session protocol.
+// - first 1,000 events: fresh processes (this script with `--cold <client>`), one run each, medians.
 //
 // Run with Node 24 (runs the TypeScript sources directly, no build needed):
-//   node bench/stream.ts [--rounds 7] [--events 5000]
-// The server runs in a worker thread and sends pre-serialized frames; both clients use Node's built-in WebSocket. The last line,
-// `stream: <ratio>× bare WebSocket`, is what `npm run bench` collects.
-import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
+//   node bench/stream.ts [--protocol session|events] [--rounds 15] [--warmup 8] [--events 5000] [--cold-rounds 5]
+// The last lines, `stream <protocol>: <ratio>× bare WebSocket …`, are what `npm run bench` collects.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-// The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
 const hooks = './_ts-sources.ts';
 await import(hooks);
+const { median, option, spread } = await import('./_stats.js');
 
-const { EventsClient } = await import('../src/agent-server/events-client.js');
-// Compiled parsers, as the package's Node entry points enable them.
-(await import('../src/models/index.js')).enableCompiledParsers((await import('zod/mini')).compile);
-
-function option(name: string, fallback: number): number {
+const script = fileURLToPath(import.meta.url);
+const argument = (name: string) => {
   const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
+  return index >= 0 ? process.argv[index + 1] : undefined;
+};
+const passthrough = process.argv.slice(2);
+const COLD_EVENTS = 1000;
+
+if (argument('protocol') === undefined) {
+  // Both protocols, each in a fresh process (the first one would warm the shared code for the second).
+  const lines: string[] = [];
+  for (const protocol of ['session', 'events']) {
+    const out = execFileSync(process.execPath, [script, ...passthrough, '--protocol', protocol], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const body = out.trimEnd().split('\n');
+    console.log(body.slice(0, -1).join('\n'));
+    lines.push(body.at(-1)!);
+  }
+  console.log(lines.join('\n'));
+  process.exit(0);
 }
+
+const PROTOCOL = argument('protocol') === 'session' ? 'session' : 'events';
+const { startStreamServer, consumed } = await import('./_stream-clients.js');
+type Run = import('./_stream-clients.js').Run;
+const server = await startStreamServer(PROTOCOL);
+
+const cold = argument('cold');
+if (cold) {
+  // A fresh process: one run of the first 1,000 events.
+  const run = cold === 'bare' ? await server.bare(COLD_EVENTS) : await server.subscribed(COLD_EVENTS);
+  await server.stop();
+  process.stdout.write(`${JSON.stringify({ ...run, consumed: consumed() })}\n`);
+  process.exit(0);
+}
+
 const ROUNDS = option('rounds', 15);
-// Both clients get the same warm-up runs: the figure is steady-state throughput. The subscriber needs more of
-// them (zod's generated validators settle after ~25-40k events); docs/performance.md gives the cold figures.
+// Both clients get the same warm-up runs: the steady-state figure. The subscriber needs more of them than the
+// bare client (zod's generated validators settle after some 25,000 to 40,000 events).
 const WARMUP = option('warmup', 8);
 const EVENTS = option('events', 5000);
+const COLD_ROUNDS = option('cold-rounds', 5);
 
-const PROTOCOL = process.argv.includes('--protocol')
-  ? process.argv[process.argv.indexOf('--protocol') + 1] === 'session'
-    ? 'session'
-    : 'events'
-  : 'events';
-// The first COLD events of a fresh process, measured before any warm-up (a real session is short).
-const COLD = option('cold', 1000);
-
-const worker = new Worker(new URL('./_stream-server.ts', import.meta.url), {
-  workerData: { protocol: PROTOCOL },
-});
-const [{ url, samples }] = (await once(worker, 'message')) as [{ url: string; samples: number }];
-
-/** A new conversation whose `count` frames the server prepares now and sends on `publish`. */
-async function conversation(count = EVENTS): Promise<string> {
-  const reply = once(worker, 'message');
-  worker.postMessage({ create: count });
-  return ((await reply) as [{ conversationId: string }])[0].conversationId;
-}
-const publish = (conversationId: string) => worker.postMessage({ publish: conversationId });
-
-let sink = 0;
-
-/** One run: wall-clock and main-thread CPU time (the server is another thread) for EVENTS events. */
-interface Run {
-  wall: number;
-  cpu: number;
-}
-/** Main-thread CPU milliseconds (user + system) since `from`. */
-const cpuSince = (from: NodeJS.CpuUsage) => {
-  const now = process.threadCpuUsage(from);
-  return (now.user + now.system) / 1000;
-};
-
-/** A bare WebSocket: connect, wait for the first frame (the state snapshot), then JSON.parse every frame. */
-async function bare(events = EVENTS): Promise<Run> {
-  const id = await conversation(events);
-  const path = PROTOCOL === 'session' ? 'session' : 'events';
-  const socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/${path}/${id}`);
-  // Session frames: the sync envelope comes before the snapshot; the bare client only parses.
-  let skip = PROTOCOL === 'session' ? 1 : 0;
-  let started = 0;
-  let cpu = process.threadCpuUsage();
-  let count = -1;
-  const done = new Promise<Run>((resolve) => {
-    socket.addEventListener('message', (event) => {
-      const value = JSON.parse(event.data as string) as { kind?: string; type?: string };
-      if (skip > 0) {
-        skip -= 1;
-        return;
-      }
-      sink += (value.kind ?? value.type ?? '').length;
-      count += 1;
-      if (count === 0) {
-        started = performance.now();
-        cpu = process.threadCpuUsage();
-        publish(id);
-      } else if (count === events) {
-        resolve({ wall: performance.now() - started, cpu: cpuSince(cpu) });
-      }
+// First 1,000 events, fresh processes, alternating.
+const coldRuns = { bare: [] as Run[], subscribe: [] as Run[] };
+for (let round = 0; round < COLD_ROUNDS; round++) {
+  for (const name of round % 2 ? (['subscribe', 'bare'] as const) : (['bare', 'subscribe'] as const)) {
+    const args = [script, '--protocol', PROTOCOL, '--cold', name];
+    const out = execFileSync(process.execPath, args, {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-  });
-  const run = await done;
-  socket.close();
-  return run;
-}
-
-/** `subscribe`: validated, deduplicated, in order, through the async iterator. */
-async function subscribed(events = EVENTS): Promise<Run> {
-  const id = await conversation(events);
-  const client = new EventsClient({ baseUrl: url, logLevel: 'off' });
-  const subscription = client.subscribe(id);
-  let started = 0;
-  let cpu = process.threadCpuUsage();
-  subscription.once('open', () => {
-    started = performance.now();
-    cpu = process.threadCpuUsage();
-    publish(id);
-  });
-  let count = 0;
-  let run: Run = { wall: Number.NaN, cpu: Number.NaN };
-  for await (const event of subscription) {
-    sink += String(event.kind).length;
-    count += 1;
-    if (count === events) {
-      run = { wall: performance.now() - started, cpu: cpuSince(cpu) };
-      break;
-    }
+    coldRuns[name].push(JSON.parse(out) as Run);
   }
-  return run;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-// Cold: the first COLD events of each client in this fresh process, before any warm-up.
-const coldSub = await subscribed(COLD);
-const coldBare = await bare(COLD);
-
-// Warm-up (JIT, zod's compiled parsers, connections), then rounds in alternating order.
 for (let run = 0; run < WARMUP; run += 1) {
-  await bare();
-  await subscribed();
+  await server.bare(EVENTS);
+  await server.subscribed(EVENTS);
 }
-const perSecond = (ms: number) => (EVENTS * 1000) / ms;
+const perSecond = (ms: number, events = EVENTS) => (events * 1000) / ms;
 const series = {
   bareWall: [] as number[],
   subWall: [] as number[],
@@ -145,8 +89,8 @@ const series = {
 const ratios = { wall: [] as number[], cpu: [] as number[] };
 for (let round = 0; round < ROUNDS; round += 1) {
   const first = round % 2 === 0;
-  const x = first ? await bare() : await subscribed();
-  const y = first ? await subscribed() : await bare();
+  const x = first ? await server.bare(EVENTS) : await server.subscribed(EVENTS);
+  const y = first ? await server.subscribed(EVENTS) : await server.bare(EVENTS);
   const [b, s] = first ? [x, y] : [y, x];
   series.bareWall.push(perSecond(b.wall));
   series.subWall.push(perSecond(s.wall));
@@ -155,30 +99,48 @@ for (let round = 0; round < ROUNDS; round += 1) {
   ratios.wall.push(b.wall / s.wall);
   ratios.cpu.push(b.cpu / s.cpu);
 }
-worker.postMessage({ stop: true });
-await once(worker, 'exit');
+await server.stop();
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
+const range = (values: number[]) => `${fmt(Math.min(...values)).trim()}–${fmt(Math.max(...values)).trim()}`;
 const wall = median(ratios.wall);
 const cpu = median(ratios.cpu);
+const coldOf = (key: keyof Run) => ({
+  bare: median(coldRuns.bare.map((run) => run[key])),
+  subscribe: median(coldRuns.subscribe.map((run) => run[key])),
+  ratios: coldRuns.bare.map((run, i) => run[key] / coldRuns.subscribe[i]![key]),
+});
+const coldCpu = coldOf('cpu');
+const coldWall = coldOf('wall');
+const coldRatio = coldCpu.bare / coldCpu.subscribe;
+const target = PROTOCOL === 'session' ? 0.9 : undefined;
+const verdict = (ratio: number) =>
+  target === undefined ? '(information)' : `(target >= ${target}×) ${ratio >= target ? 'ok' : 'MISSED'}`;
+
 console.log(
-  `protocol ${PROTOCOL}; cold (first ${COLD} events of a fresh process): subscribe ${fmt((COLD * 1000) / coldSub.wall)} events/s, bare ${fmt((COLD * 1000) / coldBare.wall)} events/s (${(coldBare.wall / coldSub.wall).toFixed(2)}×)`,
+  `protocol ${PROTOCOL}; node ${process.version}; ${EVENTS} events per run (the mix of bench/_corpus.ts without snapshots and deltas); ${WARMUP} warm-up runs each, then ${ROUNDS} rounds; medians (min–max):`,
+);
+console.log('                               wall clock events/s              per main-thread CPU second');
+console.log(
+  `  bare WebSocket + JSON.parse ${fmt(median(series.bareWall))} (${range(series.bareWall)})  ${fmt(median(series.bareCpu))} (${range(series.bareCpu)})`,
 );
 console.log(
-  `node ${process.version}; ${EVENTS} events per run (${samples} real sample events, round robin); ${WARMUP} warm-up runs each, then ${ROUNDS} rounds; medians:`,
+  `  EventsClient.subscribe      ${fmt(median(series.subWall))} (${range(series.subWall)})  ${fmt(median(series.subCpu))} (${range(series.subCpu)})`,
 );
-console.log('                                 wall clock       per main-thread CPU second');
+console.log(`  subscribe / bare, CPU:        ${cpu.toFixed(2)}× (${spread(ratios.cpu)}) ${verdict(cpu)}`);
 console.log(
-  `  bare WebSocket + JSON.parse  ${fmt(median(series.bareWall))} events/s  ${fmt(median(series.bareCpu))} events/s`,
+  `  subscribe / bare, wall clock: ${wall.toFixed(2)}× (${spread(ratios.wall)}; includes time other processes took)`,
 );
+console.log(`first ${COLD_EVENTS} events of a fresh process (${COLD_ROUNDS} processes each), medians:`);
+for (const [label, figures] of [
+  ['CPU', coldCpu],
+  ['wall clock', coldWall],
+] as const) {
+  console.log(
+    `  ${label.padEnd(10)} bare ${fmt(perSecond(figures.bare, COLD_EVENTS))} events/s, subscribe ${fmt(perSecond(figures.subscribe, COLD_EVENTS))} events/s: ${(figures.bare / figures.subscribe).toFixed(2)}× (${spread(figures.ratios)}; information)`,
+  );
+}
+if (consumed() === 0) console.log('(no output)');
 console.log(
-  `  EventsClient.subscribe       ${fmt(median(series.subWall))} events/s  ${fmt(median(series.subCpu))} events/s`,
+  `stream ${PROTOCOL}: ${cpu.toFixed(2)}× bare WebSocket steady (CPU; ${spread(ratios.cpu)}), ${coldRatio.toFixed(2)}× first 1,000`,
 );
-console.log(
-  `  subscribe / bare, wall clock: ${wall.toFixed(2)}× (target >= 0.8×) ${wall >= 0.8 ? 'ok' : 'MISSED'}`,
-);
-console.log(
-  `  subscribe / bare, CPU:        ${cpu.toFixed(2)}× (the client's own cost; the same when other processes compete)`,
-);
-if (sink === 0) console.log('(no output)');
-console.log(`stream${PROTOCOL === 'session' ? ' (session)' : ''}: ${wall.toFixed(2)}× bare WebSocket`);

@@ -1,0 +1,116 @@
+// The two clients of bench/stream.ts and bench/memory.ts against the server of bench/_stream-server.ts: a bare
+// WebSocket that only runs JSON.parse on each frame, and `EventsClient.subscribe` (the `for await` iterator).
+// Both use Node's built-in WebSocket. Each run: connect, take the snapshot, then the server queues every frame
+// of the run while this thread is blocked, and the clock starts (the client sets the pace from there).
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+
+// The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
+const hooks = './_ts-sources.ts';
+await import(hooks);
+const { EventsClient } = await import('../src/agent-server/events-client.js');
+// Compiled parsers, as the package's Node entry points enable them.
+(await import('../src/models/index.js')).enableCompiledParsers((await import('zod/mini')).compile);
+
+export type Protocol = 'events' | 'session';
+/** One run: wall-clock and main-thread CPU milliseconds (the server is another thread). */
+export interface Run {
+  wall: number;
+  cpu: number;
+}
+
+let sink = 0;
+/** Keeps the delivered values observable, so no engine can drop the work. */
+export const consumed = () => sink;
+
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const now = process.threadCpuUsage(from);
+  return (now.user + now.system) / 1000;
+};
+
+export interface StreamServer {
+  url: string;
+  bare(events: number): Promise<Run>;
+  subscribed(events: number): Promise<Run>;
+  /** A conversation whose `events` frames the server has prepared; `publish` sends them and returns when queued. */
+  conversation(events: number): Promise<{ id: string; lastId: string; publish: () => void }>;
+  stop(): Promise<void>;
+}
+
+export async function startStreamServer(protocol: Protocol): Promise<StreamServer> {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(new URL('./_stream-server.ts', import.meta.url), {
+    workerData: { protocol, signal },
+  });
+  const [{ url }] = (await once(worker, 'message')) as [{ url: string }];
+
+  async function conversation(events: number) {
+    const reply = once(worker, 'message');
+    worker.postMessage({ create: events });
+    const [{ conversationId: id, lastId }] = (await reply) as [{ conversationId: string; lastId: string }];
+    // Blocks this thread until the server has written every frame: the client cannot read before that.
+    const publish = () => {
+      const before = Atomics.load(signal, 0);
+      worker.postMessage({ publish: id });
+      if (Atomics.wait(signal, 0, before, 30_000) === 'timed-out')
+        throw new Error('the server did not publish');
+    };
+    return { id, lastId, publish };
+  }
+
+  /** Connect, wait for the snapshot, then JSON.parse every frame. */
+  async function bare(events: number): Promise<Run> {
+    const { id, publish } = await conversation(events);
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/${protocol}/${id}`);
+    // The session socket sends a `sync` envelope before the snapshot.
+    let before = protocol === 'session' ? 2 : 1;
+    let count = 0;
+    let started = 0;
+    let cpu = process.threadCpuUsage();
+    const run = await new Promise<Run>((resolve) => {
+      socket.addEventListener('message', (message) => {
+        const value = JSON.parse(message.data as string) as { kind?: string; type?: string };
+        sink += (value.kind ?? value.type ?? '').length;
+        if (before > 0) {
+          before -= 1;
+          if (before === 0) {
+            publish();
+            started = performance.now();
+            cpu = process.threadCpuUsage();
+          }
+        } else if (++count === events) resolve({ wall: performance.now() - started, cpu: cpuSince(cpu) });
+      });
+    });
+    socket.close();
+    return run;
+  }
+
+  /** `subscribe`: validated, deduplicated, in order, through the async iterator, until the last event. */
+  async function subscribed(events: number): Promise<Run> {
+    const { id, lastId, publish } = await conversation(events);
+    const client = new EventsClient({ baseUrl: url, logLevel: 'off' });
+    const subscription = client.subscribe(id);
+    let started = 0;
+    let cpu = process.threadCpuUsage();
+    subscription.once('open', () => {
+      publish();
+      started = performance.now();
+      cpu = process.threadCpuUsage();
+    });
+    let count = 0;
+    for await (const event of subscription) {
+      sink += String(event.kind).length;
+      count += 1;
+      if (event.id === lastId) break;
+    }
+    const run = { wall: performance.now() - started, cpu: cpuSince(cpu) };
+    if (count < events) throw new Error(`subscribe delivered ${count} of ${events} events`);
+    return run;
+  }
+
+  async function stop() {
+    worker.postMessage({ stop: true });
+    await once(worker, 'exit');
+  }
+  return { url, bare, subscribed, conversation, stop };
+}

@@ -97,7 +97,7 @@ interface Connection {
   ready: boolean;
   live: boolean;
   /** Socket frames that arrived before the catch-up finished, and their size (frame text length). */
-  pending: Event[];
+  pending: Received[];
   pendingBytes: number;
   /** From the socket's creation to its open: the handshake counts against `readyTimeout` too. */
   handshakeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -109,7 +109,7 @@ interface Connection {
   /** Session protocol: the `seq` delivered next (`undefined`: the first durable envelope starts the sequence). */
   nextSeq: number | undefined;
   /** Session protocol: durable events that arrived ahead of a gap, by `seq`. */
-  held: Map<number, Event>;
+  held: Map<number, Received>;
   gapTimer: ReturnType<typeof setTimeout> | undefined;
   /** Where this connection resumes from, and whether the history from there is read over REST. */
   floor: ResumePosition | undefined;
@@ -122,8 +122,13 @@ interface Connection {
   resendAll: boolean;
 }
 
-/** Identity, position timestamp and size of an event, as the server sent it. */
-interface Meta {
+/**
+ * An event kept for later delivery (held back during a catch-up, ahead of a `seq` gap, or read over REST),
+ * with its identity, position timestamp and size as the server sent it. Live frames are delivered without
+ * one: those three values are passed along as arguments (no object per frame).
+ */
+interface Received {
+  event: Event;
   id: string;
   timestamp: string | undefined;
   bytes: number;
@@ -181,8 +186,6 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   /** Events in the backlog when it was dropped (0: never dropped). */
   #backlogLost = 0;
   #loops = 0;
-  /** Identity, position timestamp and size of socket frames (REST events get theirs on first use). */
-  readonly #meta = new WeakMap<Event, Meta>();
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = () => this.#finish('aborted', new APIUserAbortError('The subscription was aborted'));
 
@@ -592,15 +595,12 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       return;
     }
     const event = parsed.data;
-    const fields = (raw ?? {}) as { id?: unknown; timestamp?: unknown };
+    const fields = raw as { id?: unknown; timestamp?: unknown };
+    const bytes = (text as string).length;
     // Identity as the server sent it: its id, or for a frame without one the frame's content (the parser
     // would invent a new random id at every parse, and a resent frame would never be recognised).
-    const meta: Meta = {
-      id: typeof fields.id === 'string' ? fields.id : contentId(text as string),
-      timestamp: positionTimestamp(fields.timestamp),
-      bytes: (text as string).length,
-    };
-    this.#meta.set(event, meta);
+    const id = typeof fields.id === 'string' ? fields.id : contentId(text as string);
+    const timestamp = positionTimestamp(fields.timestamp);
     if (this.#divertTransient(event)) return;
     if (
       event.kind === 'ConversationStateUpdateEvent' &&
@@ -614,26 +614,27 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       // This is the one place a timestamp drops a frame, and only on those servers.
       conn.resendAll &&
       conn.since !== undefined &&
-      meta.timestamp !== undefined &&
-      meta.timestamp < conn.since
+      timestamp !== undefined &&
+      timestamp < conn.since
     ) {
       return;
     } else if (conn.live) {
       // The bound is checked again after the listeners ran: one of them may have closed the subscription.
-      if (this.#deliver(event, false) && !this.#isStale(conn) && this.#overflowing()) this.#onOverflow(conn);
-    } else if (!this.#ledger.isOld(meta.id, meta.timestamp)) {
+      if (this.#deliver(event, id, timestamp, bytes, false) && !this.#isStale(conn) && this.#overflowing())
+        this.#onOverflow(conn);
+    } else if (!this.#ledger.isOld(id, timestamp)) {
       // A per-key update is a state too: the server sends one instead of the snapshot when the conversation
       // has no live service, and drops the snapshot when sending it is slow.
       if (!conn.ready && isConversationStateUpdateEvent(event)) {
         this.#state = applyStateUpdate(this.#state, event);
         this.#emit('state', this.#state);
-        conn.pending.push(event);
-        conn.pendingBytes += meta.bytes;
-        this.#becomeReady(conn, meta.timestamp);
+        conn.pending.push({ event, id, timestamp, bytes });
+        conn.pendingBytes += bytes;
+        this.#becomeReady(conn, timestamp);
         return;
       }
-      conn.pending.push(event);
-      conn.pendingBytes += meta.bytes;
+      conn.pending.push({ event, id, timestamp, bytes });
+      conn.pendingBytes += bytes;
       if (
         conn.pending.length > Math.max(1000, this.#maxBuffered) ||
         conn.pendingBytes > this.#maxBufferedBytes
@@ -699,12 +700,15 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
           return;
         }
         const raw = envelope.event as { id?: unknown; timestamp?: unknown };
-        this.#meta.set(parsed.data, {
-          id: typeof raw.id === 'string' ? raw.id : `seq:${seq}`,
-          timestamp: positionTimestamp(raw.timestamp),
-          bytes: text?.length ?? 0,
-        });
-        this.#onDurable(conn, seq, parsed.data);
+        const id = typeof raw.id === 'string' ? raw.id : `seq:${seq}`;
+        this.#onDurable(
+          conn,
+          seq,
+          parsed.data,
+          id,
+          positionTimestamp(raw.timestamp),
+          (text as string).length,
+        );
         return;
       }
       case 'transient': {
@@ -726,7 +730,9 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
           return;
         }
         // Other non-persisted events are delivered as they come (they are never replayed).
-        this.#deliver(event);
+        const raw = envelope.event as { id?: unknown; timestamp?: unknown };
+        const id = typeof raw.id === 'string' ? raw.id : contentId(text as string);
+        this.#deliver(event, id, positionTimestamp(raw.timestamp), (text as string).length);
         return;
       }
       case 'sync': {
@@ -778,12 +784,19 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
    * A persisted event with its `seq`: delivered in `seq` order exactly once. A `seq` already delivered is a
    * duplicate; one ahead of a gap is held until the gap fills, or the connection replays from the gap.
    */
-  #onDurable(conn: Connection, seq: number, event: Event): void {
+  #onDurable(
+    conn: Connection,
+    seq: number,
+    event: Event,
+    id: string,
+    timestamp: string | undefined,
+    bytes: number,
+  ): void {
     if (this.#lastSeq !== undefined && seq <= this.#lastSeq) return;
     if (conn.nextSeq === undefined) conn.nextSeq = seq;
     if (seq < conn.nextSeq) return;
     if (seq > conn.nextSeq) {
-      conn.held.set(seq, event);
+      conn.held.set(seq, { event, id, timestamp, bytes });
       if (conn.held.size > Math.max(1000, this.#maxBuffered)) {
         this.#abandon(conn, { reason: 'sequence-gap' });
       } else if (conn.gapTimer === undefined) {
@@ -794,26 +807,40 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       }
       return;
     }
-    let next: Event | undefined = event;
-    let nextSeq = seq;
-    while (next !== undefined) {
-      conn.nextSeq = nextSeq + 1;
-      this.#lastSeq = nextSeq;
-      conn.held.delete(nextSeq);
-      const full = this.#deliver(next);
-      if (this.#isStale(conn)) return;
-      if (!conn.ready && isConversationStateUpdateEvent(next)) this.#becomeReady(conn, timestampOf(next));
-      if (full && this.#overflowing()) {
-        this.#onOverflow(conn);
-        return;
-      }
-      nextSeq += 1;
-      next = conn.held.get(nextSeq);
+    if (!this.#deliverInSequence(conn, seq, event, id, timestamp, bytes)) return;
+    // What waited for this `seq` follows it.
+    const held = conn.held;
+    for (let nextSeq = seq + 1; held.size > 0; nextSeq += 1) {
+      const item = held.get(nextSeq);
+      if (item === undefined) break;
+      if (!this.#deliverInSequence(conn, nextSeq, item.event, item.id, item.timestamp, item.bytes)) return;
     }
-    if (conn.held.size === 0 && conn.gapTimer !== undefined) {
+    if (held.size === 0 && conn.gapTimer !== undefined) {
       clearTimeout(conn.gapTimer);
       conn.gapTimer = undefined;
     }
+  }
+
+  /** Delivers the durable event `seq` (the next one due). False when the connection ended or paused. */
+  #deliverInSequence(
+    conn: Connection,
+    seq: number,
+    event: Event,
+    id: string,
+    timestamp: string | undefined,
+    bytes: number,
+  ): boolean {
+    conn.nextSeq = seq + 1;
+    this.#lastSeq = seq;
+    if (conn.held.size > 0) conn.held.delete(seq);
+    const full = this.#deliver(event, id, timestamp, bytes);
+    if (this.#isStale(conn)) return false;
+    if (!conn.ready && isConversationStateUpdateEvent(event)) this.#becomeReady(conn, timestampOf(event));
+    if (full && this.#overflowing()) {
+      this.#onOverflow(conn);
+      return false;
+    }
+    return true;
   }
 
   #onSnapshot(conn: Connection, event: KnownEventMap['ConversationStateUpdateEvent']): void {
@@ -865,7 +892,13 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       try {
         for await (const page of this.#ctx.backfill(conn.since, conn.abort.signal)) {
           if (this.#isStale(conn)) return;
-          if (!(await this.#deliverAll(conn, page.items))) return;
+          if (
+            !(await this.#deliverAll(
+              conn,
+              page.items.map((event) => this.#fromRest(event)),
+            ))
+          )
+            return;
         }
       } catch (error) {
         if (!this.#isStale(conn)) this.#abandon(conn, { reason: 'sync-failed', error });
@@ -894,8 +927,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
    * Delivers catch-up events one by one, waiting for a slow `for await` loop whenever its buffer is full, so
    * the buffer never holds more than `maxBufferedEvents`. False when the connection ended meanwhile.
    */
-  async #deliverAll(conn: Connection, events: readonly Event[]): Promise<boolean> {
-    for (const event of events) {
+  async #deliverAll(conn: Connection, items: readonly Received[]): Promise<boolean> {
+    for (const { event, id, timestamp, bytes } of items) {
       if (this.#overflowing()) {
         if (this.#options.onOverflow === 'error' || !this.#resume) {
           this.#onOverflow(conn);
@@ -904,7 +937,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         await this.#drained();
         if (this.#isStale(conn)) return false;
       }
-      this.#deliver(event);
+      this.#deliver(event, id, timestamp, bytes);
     }
     return true;
   }
@@ -1034,19 +1067,24 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
 
   /**
    * Delivers one event unless it is a duplicate or older than wanted. True when a `for await` buffer is now
-   * at `maxBufferedEvents`. Runs for every event: no allocation, no emit to a name nobody listens to.
+   * at `maxBufferedEvents`. `id`, `position` (its position timestamp) and `bytes` are as the server sent it.
+   * Runs for every event: no allocation, no emit to a name nobody listens to.
    */
-  #deliver(event: Event, applyFloor = true): boolean {
-    const meta = this.#metaOf(event);
-    if (!this.#ledger.admit(meta.id, meta.timestamp, applyFloor)) return false;
-    const timestamp = timestampOf(event);
+  #deliver(
+    event: Event,
+    id: string,
+    position: string | undefined,
+    bytes: number,
+    applyFloor = true,
+  ): boolean {
+    if (!this.#ledger.admit(id, position, applyFloor)) return false;
     const queues = this.#queues;
     const max = this.#maxBuffered;
     const maxBytes = this.#maxBufferedBytes;
     let full = false;
     for (let i = 0; i < queues.length; i += 1) {
       const queue = queues[i]!;
-      if (queue.push(event, meta.bytes) >= max || queue.bytes >= maxBytes) full = true;
+      if (queue.push(event, bytes) >= max || queue.bytes >= maxBytes) full = true;
     }
     const backlog = this.#backlog;
     if (full && backlog !== undefined && (backlog.size >= max || backlog.bytes >= maxBytes))
@@ -1056,33 +1094,36 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
       if (this.listenerCount('event') > 0) this.#emitEvent('event', event);
       if (this.listenerCount(kind) > 0) this.#emitEvent(kind, event);
     }
-    // Catch-up events can be older than the snapshot the connection started with: they must not roll it back.
-    if (
-      kind === 'ConversationStateUpdateEvent' &&
-      isConversationStateUpdateEvent(event) &&
-      (this.#stateTimestamp === undefined || timestamp === undefined || timestamp >= this.#stateTimestamp)
-    ) {
-      this.#state = applyStateUpdate(this.#state, event);
-      if (timestamp !== undefined) this.#stateTimestamp = timestamp;
-      if (this.listenerCount('state') > 0) this.#emit('state', this.#state);
+    if (kind === 'ConversationStateUpdateEvent' && isConversationStateUpdateEvent(event)) {
+      // Catch-up events can be older than the snapshot the connection started with: they must not roll it back.
+      const timestamp = timestampOf(event);
+      if (
+        this.#stateTimestamp === undefined ||
+        timestamp === undefined ||
+        timestamp >= this.#stateTimestamp
+      ) {
+        this.#state = applyStateUpdate(this.#state, event);
+        if (timestamp !== undefined) this.#stateTimestamp = timestamp;
+        if (this.listenerCount('state') > 0) this.#emit('state', this.#state);
+      }
     }
     return full;
   }
 
-  /** Identity, position timestamp and size: as the frame came, or (REST events) from the parsed event. */
-  #metaOf(event: Event): Meta {
-    let meta = this.#meta.get(event);
-    if (meta === undefined) {
-      const id = idOf(event);
-      const sized = id === undefined || this.#maxBufferedBytes !== Number.POSITIVE_INFINITY;
-      const text = sized ? JSON.stringify(event) : '';
-      meta = {
-        id: id ?? contentId(text),
-        timestamp: positionTimestamp((event as { timestamp?: unknown }).timestamp),
-        bytes: text.length,
-      };
-    }
-    return meta;
+  /**
+   * An event read over REST: its id (or, without one, its content), position timestamp and size (its JSON
+   * text, as a frame would have it; only measured when there is a byte bound or no id).
+   */
+  #fromRest(event: Event): Received {
+    const id = idOf(event);
+    const sized = id === undefined || this.#maxBufferedBytes !== Number.POSITIVE_INFINITY;
+    const text = sized ? JSON.stringify(event) : '';
+    return {
+      event,
+      id: id ?? contentId(text),
+      timestamp: positionTimestamp((event as { timestamp?: unknown }).timestamp),
+      bytes: text.length,
+    };
   }
 
   /**

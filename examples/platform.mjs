@@ -15,7 +15,7 @@ import { connect, skipped, step } from './_platform.mjs';
 const platform = await connect(['APP_URL', 'APP_SESSION_API_KEY']);
 try {
   const { env } = platform;
-  const app = new PlatformClient({ appUrl: env.APP_URL, sessionApiKey: env.APP_SESSION_API_KEY });
+  const app = new PlatformClient({ baseUrl: env.APP_URL, sessionApiKey: env.APP_SESSION_API_KEY });
   if (platform.simulated) {
     // A conversation for the app to list: the simulated app lists what its agent server has.
     const agent = new ConversationsClient({

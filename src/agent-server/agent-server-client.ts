@@ -1,4 +1,5 @@
 import { SecretRegistry } from '../core/auth.js';
+import { resolveClientOptions } from '../core/client-options.js';
 import type { HttpMethod, QueryValue } from '../core/transport.js';
 import { requireNonEmptyString, requireUuid } from '../core/validate.js';
 import { AgentProfilesApi } from './api/agent-profiles.js';
@@ -26,7 +27,7 @@ import { ToolsApi } from './api/tools.js';
 import { VSCodeApi } from './api/vscode.js';
 import { WorkspacesApi } from './api/workspaces.js';
 import { invalid } from './invalid.js';
-import { type AgentServerClientOptions, shareClientState } from './options.js';
+import { AGENT_SERVER_ENV, type AgentServerClientOptions, shareClientState } from './options.js';
 import type { AgentServerFeature } from './version-gate.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -90,9 +91,8 @@ export class AgentServerClient {
   readonly auth: AuthApi;
   readonly server: ServerApi;
 
-  constructor(options: AgentServerClientOptions) {
-    if (typeof options !== 'object' || options === null) throw invalid('options', 'must be an object');
-    const shared: AgentServerClientOptions = { ...options };
+  constructor(options?: AgentServerClientOptions) {
+    const shared: AgentServerClientOptions = resolveClientOptions(options, AGENT_SERVER_ENV);
     const secrets = new SecretRegistry();
     shareClientState(shared, secrets);
     const addSecret = (value: string | undefined) => secrets.add(value);

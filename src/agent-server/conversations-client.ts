@@ -1,5 +1,6 @@
 import type { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
+import { resolveClientOptions } from '../core/client-options.js';
 import { type APIError, asNotFoundError, NotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { encodePath } from '../core/transport.js';
@@ -16,7 +17,12 @@ import { clampLimit } from './event-query.js';
 import { EventsClient } from './events-client.js';
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
-import { type AgentServerClientOptions, secretRegistryFor, sessionKeyTransport } from './options.js';
+import {
+  AGENT_SERVER_ENV,
+  type AgentServerClientOptions,
+  secretRegistryFor,
+  sessionKeyTransport,
+} from './options.js';
 import { type Page, PagedIterable } from './paginate.js';
 import type { ServerInfo } from './server-info.js';
 import { type WaitUntilOptions, waitForStatus } from './wait-until.js';
@@ -80,9 +86,10 @@ export class ConversationsClient extends BaseClient {
   readonly #secrets: SecretRegistry;
   readonly #events: EventsClient;
 
-  constructor(options: AgentServerClientOptions) {
+  constructor(options?: AgentServerClientOptions) {
+    const resolved = resolveClientOptions(options, AGENT_SERVER_ENV);
     const secrets = secretRegistryFor(options);
-    super(sessionKeyTransport(options, secrets), { sessionApiKey: options.sessionApiKey });
+    super(sessionKeyTransport(resolved, secrets), { sessionApiKey: resolved.sessionApiKey });
     this.#secrets = secrets;
     this.#events = new EventsClient(options);
   }

@@ -1,5 +1,6 @@
 import type { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
+import { resolveClientOptions } from '../core/client-options.js';
 import { isAPIError, isResponseValidationError } from '../core/errors.js';
 import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
 import { encodePath, type QueryValue } from '../core/transport.js';
@@ -16,6 +17,7 @@ import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
 import {
+  AGENT_SERVER_ENV,
   type AgentServerClientOptions,
   secretRegistryFor,
   sessionKeyTransport,
@@ -41,11 +43,12 @@ export class EventsClient extends BaseClient {
   readonly #sessionApiKey: Credential | undefined;
   readonly #serverInfo: ServerInfoCache;
 
-  constructor(options: AgentServerClientOptions) {
+  constructor(options?: AgentServerClientOptions) {
+    const resolved = resolveClientOptions(options, AGENT_SERVER_ENV);
     const secrets = secretRegistryFor(options);
-    super(sessionKeyTransport(options, secrets), { sessionApiKey: options.sessionApiKey });
+    super(sessionKeyTransport(resolved, secrets), { sessionApiKey: resolved.sessionApiKey });
     this.#secrets = secrets;
-    this.#sessionApiKey = options.sessionApiKey;
+    this.#sessionApiKey = resolved.sessionApiKey;
     this.#serverInfo = sharedServerInfo(
       options,
       () =>

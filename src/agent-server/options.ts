@@ -1,18 +1,25 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
+import type { EnvDefaults } from '../core/client-options.js';
 import type { ClientOptions, Credential } from '../core/options.js';
 import type { TransportInit } from '../core/transport.js';
 
 /** Options of the agent-server clients (`EventsClient`, `ConversationsClient`). */
 export interface AgentServerClientOptions extends ClientOptions {
-  /** `{base_url}` of the agent server, e.g. `http://localhost:8000`. */
-  baseUrl: string;
-  /** Sent as `X-Session-API-Key` (notes §1.1: the only REST auth the agent server accepts). */
+  /** `{base_url}` of the agent server, e.g. `http://localhost:8000`; default `AGENT_SERVER_URL`. */
+  baseUrl?: string | undefined;
+  /** Sent as `X-Session-API-Key`, the only REST auth the agent server accepts; default `SESSION_API_KEY`. */
   sessionApiKey?: Credential | undefined;
 }
 
+/** The environment variables the agent-server clients read for options left out (docs/getting-started.md). */
+export const AGENT_SERVER_ENV: EnvDefaults<AgentServerClientOptions> = {
+  baseUrl: 'AGENT_SERVER_URL',
+  sessionApiKey: 'SESSION_API_KEY',
+};
+
 /** Transport settings of the agent-server clients: `X-Session-API-Key` auth, the key registered as a secret. */
 export function sessionKeyTransport(
-  options: AgentServerClientOptions,
+  options: AgentServerClientOptions & { baseUrl: string },
   secrets: SecretRegistry,
 ): TransportInit {
   return {
@@ -40,13 +47,13 @@ export function shareClientState(options: AgentServerClientOptions, secrets: Sec
 }
 
 /** The registry shared through `options`, or a new one. */
-export function secretRegistryFor(options: AgentServerClientOptions): SecretRegistry {
-  return SHARED.get(options)?.secrets ?? new SecretRegistry();
+export function secretRegistryFor(options: AgentServerClientOptions | undefined): SecretRegistry {
+  return (options && SHARED.get(options)?.secrets) ?? new SecretRegistry();
 }
 
 /** The value shared through `options` (made by `create` the first time), or a new one from `create`. */
-export function sharedServerInfo<T>(options: AgentServerClientOptions, create: () => T): T {
-  const shared = SHARED.get(options);
+export function sharedServerInfo<T>(options: AgentServerClientOptions | undefined, create: () => T): T {
+  const shared = options && SHARED.get(options);
   if (!shared) return create();
   shared.serverInfo ??= create();
   return shared.serverInfo as T;

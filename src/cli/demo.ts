@@ -190,7 +190,7 @@ async function gateway({ info, out, signal }: DemoContext): Promise<void> {
 }
 
 async function platform({ info, out, signal }: DemoContext, conversationId: string): Promise<void> {
-  const client = new PlatformClient({ appUrl: info.app.url, sessionApiKey: info.app.sessionApiKey });
+  const client = new PlatformClient({ baseUrl: info.app.url, sessionApiKey: info.app.sessionApiKey });
   const { extra_headers } = profileExtraHeaders({
     headers: { 'X-Team-Id': 'platform' },
     spendLogsMetadata: { user: 'demo-user', project: 'sdk-demo' },

@@ -29,6 +29,11 @@ export interface ClientOptions {
    * it passes the limit. Default 16 MiB. Error answers are read up to 64 KiB, the rest dropped.
    */
   maxResponseBytes?: number | undefined;
+  /**
+   * Read options left `undefined` from the environment (in Node): each client's `baseUrl` and credentials
+   * have a variable, listed in docs/getting-started.md. Default true; `false` ignores the environment.
+   */
+  env?: boolean | undefined;
 }
 
 /** Options of a single call. */

@@ -1,5 +1,6 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
+import { resolveClientOptions } from '../core/client-options.js';
 import { APIError, asNotFoundError, NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { optionsObject, requireNonEmptyString } from '../core/validate.js';
@@ -7,7 +8,7 @@ import { isEnvReference } from './api-key.js';
 import { isNoDatabaseAnswer } from './gateway-error.js';
 import { lintGatewayModelEntry } from './lint-entry.js';
 import type { GatewayModelEntry } from './model-entry.js';
-import type { GatewayAdminClientOptions } from './options.js';
+import { GATEWAY_ENV, type GatewayAdminClientOptions } from './options.js';
 import {
   type AddedGatewayModel,
   addedModelSchema,
@@ -46,17 +47,18 @@ export interface SpendLogQuery {
 export class GatewayAdminClient extends BaseClient {
   readonly #secrets: SecretRegistry;
 
-  constructor(options: GatewayAdminClientOptions) {
-    if (typeof options?.masterKey !== 'function') requireNonEmptyString(options?.masterKey, 'masterKey');
-    requireNonEmptyString(options.baseUrl, 'baseUrl');
+  constructor(options?: GatewayAdminClientOptions) {
+    const resolved = resolveClientOptions(options, GATEWAY_ENV);
+    const { masterKey } = resolved;
+    if (typeof masterKey !== 'function') requireNonEmptyString(masterKey, 'masterKey');
     const secrets = new SecretRegistry();
     super(
       {
-        ...options,
+        ...resolved,
         secrets: secrets.list,
-        authHeaders: headerAuth(options.masterKey, 'Authorization', secrets, 'Bearer '),
+        authHeaders: headerAuth(masterKey, 'Authorization', secrets, 'Bearer '),
       },
-      { masterKey: options.masterKey },
+      { masterKey },
     );
     this.#secrets = secrets;
   }

@@ -1,11 +1,12 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
+import { resolveClientOptions } from '../core/client-options.js';
 import { NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { encodePath, Transport } from '../core/transport.js';
-import { describe, hasControlCharacters, isPlainObject } from '../core/validate.js';
+import { describe, isPlainObject } from '../core/validate.js';
 import { splitConversationUrl } from './conversation-url.js';
-import type { PlatformClientOptions } from './options.js';
+import { PLATFORM_ENV, type PlatformClientOptions } from './options.js';
 import {
   checkProfileName,
   checkProfileWrite,
@@ -53,26 +54,25 @@ export interface ConversationSearch {
  * that batch reconciliation needs (notes §3.4). Sends `X-Session-API-Key` (spec 5.2).
  */
 export class PlatformClient extends BaseClient {
-  readonly #options: PlatformClientOptions;
+  readonly #options: PlatformClientOptions & { baseUrl: string };
   readonly #secrets: SecretRegistry;
   readonly #conversationTransports = new Map<string, Transport>();
 
-  constructor(options: PlatformClientOptions) {
-    if (!isPlainObject(options as unknown)) {
-      throw new RequestValidationError(`must be an options object, got ${describe(options)}`, 'options');
+  constructor(options?: PlatformClientOptions) {
+    if (isPlainObject(options) && 'appUrl' in options) {
+      throw new RequestValidationError('was renamed baseUrl, as in every client', 'appUrl');
     }
-    const appUrl = validAppUrl(options.appUrl);
+    const resolved = resolveClientOptions(options, PLATFORM_ENV);
     const secrets = new SecretRegistry();
     super(
       {
-        ...options,
-        baseUrl: appUrl,
+        ...resolved,
         secrets: secrets.list,
-        authHeaders: headerAuth(options.sessionApiKey, 'X-Session-API-Key', secrets),
+        authHeaders: headerAuth(resolved.sessionApiKey, 'X-Session-API-Key', secrets),
       },
-      { sessionApiKey: options.sessionApiKey },
+      { sessionApiKey: resolved.sessionApiKey },
     );
-    this.#options = options;
+    this.#options = resolved;
     this.#secrets = secrets;
   }
 
@@ -245,13 +245,6 @@ export class PlatformClient extends BaseClient {
     }
     return transport;
   }
-}
-
-function validAppUrl(value: unknown): string {
-  if (typeof value !== 'string' || !/^https?:\/\/\S+$/.test(value) || hasControlCharacters(value)) {
-    throw new RequestValidationError('must be the http(s) URL of the platform application', 'appUrl');
-  }
-  return value;
 }
 
 function isoDate(value: Date | string | undefined, field: string): string | undefined {

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
+import { type EnvDefaults, resolveClientOptions } from '../core/client-options.js';
 import { errorMessageFromBody } from '../core/error-body.js';
 import {
   type APIError,
@@ -13,11 +14,10 @@ import {
   type ClientOptions,
   type Credential,
   type RequestOptions,
-  readEnv,
   resolveCredential,
 } from '../core/options.js';
 import type { CallSpec, Decoder } from '../core/transport.js';
-import { describe, isPlainObject, optionsObject, requireNonEmptyString } from '../core/validate.js';
+import { optionsObject, requireNonEmptyString } from '../core/validate.js';
 import { deriveTemplate, prepareWarmRuntimeConfigBody, type TemplateOverrides } from './body.js';
 import {
   checkEphemeralStorage,
@@ -70,8 +70,6 @@ export interface RuntimeAdminClientOptions extends ClientOptions {
    * the client logs in and uses the key named `default` (spec 4.2).
    */
   apiKey?: Credential | undefined;
-  /** Read `RUNTIME_API_URL`, `ADMIN_PASSWORD` and `API_KEY` for missing options. Default true. */
-  env?: boolean | undefined;
   /**
    * Log in again this long before the JWT's expiry, in ms. Default 60 000. For a token that lives less than
    * twice the margin, half its lifetime is used instead, so short-lived tokens are still reused.
@@ -125,6 +123,13 @@ interface Session {
 
 type AdminSpec<T> = Omit<CallSpec<T>, 'mapError'> & { mapError?: (error: APIError) => APIError };
 
+/** The environment variables `RuntimeAdminClient` reads for options left out (docs/getting-started.md). */
+const RUNTIME_ENV: EnvDefaults<RuntimeAdminClientOptions> = {
+  baseUrl: 'RUNTIME_API_URL',
+  adminPassword: 'ADMIN_PASSWORD',
+  apiKey: 'API_KEY',
+};
+
 /**
  * Sandbox-pool administration (spec 4.2): the admin login, API keys and warm-runtime configurations, with the
  * JWT kept and renewed for you, and checks that catch pool layouts that break a cluster.
@@ -147,24 +152,12 @@ export class RuntimeAdminClient extends BaseClient {
   #defaultKey: string | undefined;
   readonly #defaultKeyLookup = new SharedCall<string>();
 
-  constructor(options: RuntimeAdminClientOptions = {}) {
-    if (!isPlainObject(options as unknown)) {
-      throw new RequestValidationError(`must be an options object, got ${describe(options)}`, 'options');
-    }
-    checkRuntimeOptions(options);
-    const useEnv = options.env !== false;
-    const env = (name: string) => (useEnv ? readEnv(name) : undefined);
-    const baseUrl = options.baseUrl ?? env('RUNTIME_API_URL');
-    if (!baseUrl) {
-      throw new RuntimePreconditionError(
-        'MISSING_BASE_URL',
-        'RUNTIME_API_URL is not set. Export it (e.g. https://runtime-api.<your-base-domain>) or pass baseUrl.',
-      );
-    }
-    const adminPassword = options.adminPassword ?? env('ADMIN_PASSWORD');
-    const apiKey = options.apiKey ?? env('API_KEY');
+  constructor(options?: RuntimeAdminClientOptions) {
+    const resolved = resolveClientOptions(options, RUNTIME_ENV);
+    checkRuntimeOptions(resolved);
+    const { baseUrl, adminPassword, apiKey } = resolved;
     const secrets = new SecretRegistry();
-    for (const credential of [adminPassword, apiKey, options.adminToken]) {
+    for (const credential of [adminPassword, apiKey, resolved.adminToken]) {
       if (typeof credential === 'string') secrets.add(credential);
     }
     const {
@@ -177,19 +170,19 @@ export class RuntimeAdminClient extends BaseClient {
       maxPbkdf2Iterations: _i,
       now: _n,
       ...transportOptions
-    } = options;
+    } = resolved;
     super(
       { ...transportOptions, baseUrl, secrets: secrets.list },
-      { adminPassword, adminToken: options.adminToken, apiKey },
+      { adminPassword, adminToken: resolved.adminToken, apiKey },
     );
     this.#secrets = secrets;
     this.#adminPassword = adminPassword;
-    this.#adminToken = options.adminToken;
+    this.#adminToken = resolved.adminToken;
     this.#apiKey = apiKey;
-    this.#margin = options.tokenRefreshMargin ?? 60_000;
-    this.#engine = options.pbkdf2Engine ?? 'auto';
-    this.#now = options.now ?? Date.now;
-    this.#maxIterations = options.maxPbkdf2Iterations ?? DEFAULT_MAX_PBKDF2_ITERATIONS;
+    this.#margin = resolved.tokenRefreshMargin ?? 60_000;
+    this.#engine = resolved.pbkdf2Engine ?? 'auto';
+    this.#now = resolved.now ?? Date.now;
+    this.#maxIterations = resolved.maxPbkdf2Iterations ?? DEFAULT_MAX_PBKDF2_ITERATIONS;
   }
 
   // -------------------------------------------------------------------------------------------------------

@@ -98,7 +98,6 @@ export class Pbkdf2IterationsError extends AgentPlatformError {
 brandErrorClass(Pbkdf2IterationsError, 'Pbkdf2IterationsError');
 
 export type RuntimePreconditionCode =
-  | 'MISSING_BASE_URL'
   | 'MISSING_ADMIN_CREDENTIALS'
   | 'MISSING_API_KEY'
   | 'NO_DEFAULT_API_KEY'

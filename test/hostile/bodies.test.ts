@@ -149,7 +149,7 @@ describe('a body that trickles a byte a second', () => {
           env: false,
           ...common,
         }).listWarmRuntimeConfigs(),
-      () => new PlatformClient({ appUrl: server.url, ...common }).getLlmProfile('p1'),
+      () => new PlatformClient({ baseUrl: server.url, ...common }).getLlmProfile('p1'),
       () =>
         new GatewayAdminClient({
           baseUrl: server.url,

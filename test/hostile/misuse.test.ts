@@ -76,7 +76,7 @@ function clients(): [string, object][] {
       'GatewayAdminClient',
       new GatewayAdminClient({ baseUrl: CLOSED, masterKey: 'sk-master-123456', ...common }),
     ],
-    ['PlatformClient', new PlatformClient({ appUrl: CLOSED, ...common })],
+    ['PlatformClient', new PlatformClient({ baseUrl: CLOSED, ...common })],
   ];
 }
 

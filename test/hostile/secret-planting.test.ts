@@ -111,7 +111,7 @@ describe.each([401, 422, 500])('every client, with a server echoing secrets in a
       env: false,
       ...common,
     });
-    const platform = new PlatformClient({ appUrl: server.url, sessionApiKey: SECRET.session, ...common });
+    const platform = new PlatformClient({ baseUrl: server.url, sessionApiKey: SECRET.session, ...common });
     const gateway = new GatewayAdminClient({ baseUrl: server.url, masterKey: SECRET.master, ...common });
     const calls: Promise<unknown>[] = [
       events.get(CONVERSATION, 'e1'),

@@ -9,6 +9,7 @@ import {
 import { Transport } from '../../src/core/transport.js';
 import { hasControlCharacters, isPlainObject } from '../../src/core/validate.js';
 import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
+import * as sdk from '../../src/index.js';
 import { splitConversationUrl } from '../../src/platform/conversation-url.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import { checkProfileWrite } from '../../src/platform/profile.js';
@@ -147,7 +148,7 @@ describe('control and invisible characters (properties)', () => {
           expect(fields(validationError(() => checkProfileWrite({ llm: { model: tainted } })))).toEqual([
             'llm.model',
           ]);
-          validationError(() => new PlatformClient({ appUrl: `http://app.test/${tainted}` }));
+          validationError(() => new PlatformClient({ baseUrl: `http://app.test/${tainted}` }));
         },
       ),
     );
@@ -174,7 +175,7 @@ describe('misuse of public functions is a typed error, never a bare TypeError', 
       () => new RuntimeAdminClient({ baseUrl: 'http://x.test', env: false, tokenRefreshMargin: -1 }),
     ],
     ['new PlatformClient(null)', () => new PlatformClient(null as never)],
-    ['new PlatformClient({ appUrl: 42 })', () => new PlatformClient({ appUrl: 42 } as never)],
+    ['new PlatformClient({ baseUrl: 42 })', () => new PlatformClient({ baseUrl: 42 } as never)],
     ['baseUrl ftp', () => new EventsClient({ baseUrl: 'ftp://x.test' })],
   ];
   for (const [name, run] of cases) it(name, () => void validationError(run));
@@ -208,7 +209,7 @@ describe('misuse of public functions is a typed error, never a bare TypeError', 
   });
 
   it('listConversations(null) and a null call options object are typed errors', async () => {
-    const client = new PlatformClient({ appUrl: 'http://127.0.0.1:9', logLevel: 'off' });
+    const client = new PlatformClient({ baseUrl: 'http://127.0.0.1:9', logLevel: 'off' });
     await expect(client.listConversations(null as never).next()).rejects.toSatisfy(isRequestValidationError);
     await expect(
       client.getConversationTags('http://127.0.0.1:9/api/conversations/x', null as never),
@@ -233,4 +234,21 @@ describe('resolveTraceExport misuse', () => {
     expect(thrown).toBeInstanceOf(TraceTargetError);
     expect((thrown as TraceTargetError).field).toBe(field);
   });
+});
+
+describe('every client constructor turns misuse into a typed error', () => {
+  const clients = (Object.entries(sdk) as [string, unknown][]).filter(
+    (entry): entry is [string, new (options: unknown) => unknown] =>
+      typeof entry[1] === 'function' && /Client$/.test(entry[0]),
+  );
+  it('finds the clients of every service', () => {
+    expect(clients.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['AgentServerClient', 'EventsClient', 'RuntimeAdminClient', 'PlatformClient']),
+    );
+  });
+  for (const [name, Client] of clients) {
+    for (const options of [undefined, null, 42, 'http://x.test', {}, []]) {
+      it(`new ${name}(${JSON.stringify(options)})`, () => void validationError(() => new Client(options)));
+    }
+  }
 });

@@ -26,8 +26,8 @@ const bodies = neutral(readJsonFixture('ohe-request-bodies.ohe-docs.json')) as {
 };
 
 const store = new PlatformStore({ sandboxUrl: SANDBOX, maxProfiles: 3 });
-const { server, requests } = useMswServer(...platformHandlers({ appUrl: APP, sessionApiKey: KEY, store }));
-const client = new PlatformClient({ appUrl: APP, sessionApiKey: KEY, logLevel: 'off' });
+const { server, requests } = useMswServer(...platformHandlers({ baseUrl: APP, sessionApiKey: KEY, store }));
+const client = new PlatformClient({ baseUrl: APP, sessionApiKey: KEY, logLevel: 'off' });
 beforeEach(() => {
   store.profiles.clear();
   store.conversations.clear();
@@ -134,7 +134,7 @@ describe('LLM profiles (spec 4.4, 2.8)', () => {
   it('warns that a profile x-gateway-session-id is overwritten at call time', async () => {
     const warnings: string[] = [];
     const logged = new PlatformClient({
-      appUrl: APP,
+      baseUrl: APP,
       sessionApiKey: KEY,
       logger: { error() {}, warn: (m: string) => warnings.push(m), info() {}, debug() {} },
     });
@@ -145,7 +145,7 @@ describe('LLM profiles (spec 4.4, 2.8)', () => {
   });
 
   it('a wrong session key is an AuthenticationError and the key is never shown', async () => {
-    const wrong = new PlatformClient({ appUrl: APP, sessionApiKey: 'wrong-key-abcdef', logLevel: 'off' });
+    const wrong = new PlatformClient({ baseUrl: APP, sessionApiKey: 'wrong-key-abcdef', logLevel: 'off' });
     const error = await failure(wrong.getLlmProfile('p'));
     expect(isAuthenticationError(error)).toBe(true);
     const shown = `${error.message} ${JSON.stringify(error)} ${inspect(wrong)} ${JSON.stringify(client)}`;
@@ -154,7 +154,11 @@ describe('LLM profiles (spec 4.4, 2.8)', () => {
   });
 
   it('requires an http(s) app URL', () => {
-    expect(() => new PlatformClient({ appUrl: 'app.test' })).toThrow(/appUrl/);
+    expect(() => new PlatformClient({ baseUrl: 'app.test' })).toThrow(/baseUrl/);
+  });
+
+  it('names the option renamed to baseUrl', () => {
+    expect(() => new PlatformClient({ appUrl: APP } as never)).toThrow(/appUrl.*renamed baseUrl/);
   });
 });
 

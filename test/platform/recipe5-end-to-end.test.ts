@@ -23,13 +23,13 @@ useMswServer(
     keys: ['sk-ext'],
     models: ['claude-sonnet-4-5-20250929'],
   }),
-  ...platformHandlers({ appUrl: APP, sessionApiKey: 'app-key', store: platformStore }),
+  ...platformHandlers({ baseUrl: APP, sessionApiKey: 'app-key', store: platformStore }),
 );
 
 describe('recipe 5 end to end: tag conversations, call through the gateway, reconcile', () => {
   it('totals the gateway spend per conversation tag', async () => {
     const gateway = new GatewayAdminClient({ baseUrl: GATEWAY, masterKey: 'sk-master', logLevel: 'off' });
-    const platform = new PlatformClient({ appUrl: APP, sessionApiKey: 'app-key', logLevel: 'off' });
+    const platform = new PlatformClient({ baseUrl: APP, sessionApiKey: 'app-key', logLevel: 'off' });
     await gateway.addModel(
       gatewayModelEntry({
         modelName: 'sonnet',

@@ -151,7 +151,7 @@ function endToEnd(start: () => Promise<Simulator>) {
   it('platform: a profile with attribution headers, and tags on the agent-server conversation', async () => {
     const { app, agentServer } = sim.info;
     const platform = new PlatformClient({
-      appUrl: app.url,
+      baseUrl: app.url,
       sessionApiKey: app.sessionApiKey,
       logLevel: 'off',
     });

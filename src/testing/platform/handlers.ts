@@ -3,7 +3,7 @@ import { PlatformStore } from './store.js';
 
 export interface PlatformHandlersOptions {
   /** `{app_url}` of the platform application. Default: any origin. */
-  appUrl?: string;
+  baseUrl?: string;
   /** When set, app calls without this `X-Session-API-Key` get 401. */
   sessionApiKey?: string;
   /** Holds profiles and conversations; its `sandboxUrl` serves the conversation URLs. */
@@ -18,7 +18,7 @@ const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
  */
 export function platformHandlers(options: PlatformHandlersOptions = {}) {
   const store = options.store ?? new PlatformStore();
-  const app = options.appUrl ? options.appUrl.replace(/\/+$/, '') : '*';
+  const app = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
   const sandbox = store.sandboxUrl;
   const unauthorized = (request: Request) =>
     options.sessionApiKey !== undefined && request.headers.get('x-session-api-key') !== options.sessionApiKey

@@ -95,7 +95,7 @@ export function composePlatform(options: ComposeOptions): ComposedPlatform {
     sessionApiKey: credentials.sessionApiKey,
   });
   const platform = platformHandlers({
-    ...(bases.app === '*' ? {} : { appUrl: bases.app }),
+    ...(bases.app === '*' ? {} : { baseUrl: bases.app }),
     sessionApiKey: credentials.appSessionApiKey,
     store: stores.platform,
   });

@@ -76,9 +76,12 @@ describe.each([
       for (let i = 0; i < 3; i += 1) store.publish(id, store.message(`live ${published++}`));
     }, 1);
 
-    const kills = 20;
-    for (let round = 0; round < kills; round += 1) {
+    // Kills that find the subscription connected must each show as a reconnect; on a loaded machine a kill can
+    // also land while it is still waiting to reconnect from the previous one.
+    let liveKills = 0;
+    for (let round = 0; round < 20; round += 1) {
       await sleep(15 + next() * 45);
+      if (sub.phase === 'live' || sub.phase === 'syncing') liveKills += 1;
       await server.kill();
       await sleep(5 + next() * 40);
       await server.restart();
@@ -94,7 +97,8 @@ describe.each([
     await consumer;
 
     expect(published).toBeGreaterThan(300);
-    expect(reconnects).toBeGreaterThanOrEqual(kills);
+    expect(liveKills).toBeGreaterThan(0);
+    expect(reconnects).toBeGreaterThanOrEqual(liveKills);
     expect(new Set(received).size).toBe(received.length);
     expect(received).toEqual(expected);
     expect([...protocols]).toEqual([version === '1.58.0' ? 'session' : 'events']);
@@ -172,13 +176,13 @@ describe('ending leaves nothing behind', () => {
     controller.abort();
     expect(isAPIUserAbortError(await consumed)).toBe(true);
     await until(() => server.connections() === 0, 2_000, 'the server to see the close');
-    expect(timers()).toBe(baseline);
+    // At most the baseline: a timer left by an earlier test may have ended meanwhile.
+    expect(timers()).toBeLessThanOrEqual(baseline);
   });
 
   it('abort while waiting to reconnect cancels the backoff timer: no later attempt', async () => {
     const server = await start('1.25.0');
     const id = server.store.addConversation().id;
-    const baseline = timers();
     const controller = new AbortController();
     const sub = clientFor(server).subscribe(id, {
       signal: controller.signal,
@@ -189,9 +193,10 @@ describe('ending leaves nothing behind', () => {
     await server.kill();
     await waiting;
     expect(sub.phase).toBe('waiting');
-    expect(timers()).toBe(baseline + 1);
+    // Counted around the synchronous abort, so that no unrelated timer can end in between.
+    const whileWaiting = timers();
     controller.abort();
-    expect(timers()).toBe(baseline);
+    expect(timers()).toBe(whileWaiting - 1);
     await server.restart();
     await sleep(500);
     expect(server.acceptedConnections()).toBe(1);

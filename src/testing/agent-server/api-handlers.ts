@@ -1,7 +1,16 @@
 import { HttpResponse, http } from 'msw/http';
-import { type BashResult, runSimulatedCommand, SimulatedBash } from './bash-simulation.js';
+import { type BashResult, SimulatedBash } from './bash-simulation.js';
+import { catalogHandlers } from './catalog-handlers.js';
+import { conversationExtraHandlers } from './conversation-extra-handlers.js';
+import { doubleContext } from './double-context.js';
+import { fileExtraHandlers } from './file-extra-handlers.js';
+import { gitHandlers } from './git-handlers.js';
 import { agentRunnerFor } from './handlers.js';
+import { SimulatedInstallables } from './installable-handlers.js';
 import { conversationNotFound, isUnauthorized, success, unauthorized, validationError } from './responses.js';
+import { SimulatedSettings, settingsHandlers } from './settings-handlers.js';
+import { SimulatedGit } from './simulated-git.js';
+import { simulatedShell } from './simulated-shell.js';
 import { AgentServerStore, isUuid, type StoredConversation, type StoredEvent } from './store.js';
 import { SimulatedFiles } from './workspace-files.js';
 
@@ -13,24 +22,36 @@ export interface AgentServerApiHandlersOptions {
   /** The conversations (share it with `agentServerHandlers` so both see the same ones). */
   store?: AgentServerStore;
   files?: SimulatedFiles;
-  /** What a command prints; the default knows `echo`, `pwd`, `printf`, `exit N` and `false`. */
+  /** Repositories over `files` (commits made with `git.commit(…)` or `git commit -m` in the shell). */
+  git?: SimulatedGit;
+  /** Saved settings, secrets, profiles, workspaces and provider connections. */
+  settings?: SimulatedSettings;
+  /** Installed skills, plugins and canvas extensions. */
+  installables?: SimulatedInstallables;
+  /** What a command prints; the default is `simulatedShell` over `files` and `git` (nothing real runs). */
   shell?: (command: string, cwd: string) => BashResult;
 }
 
 /**
- * msw handlers for the routes `AgentServerClient` adds, answering as the real 1.58.0 server did in the
- * conformance suite: files upload/download (binary safe, 404 "File not found", 400 "Path must be absolute"),
- * create_directory, search_subdirs, bash execute/start/search/get/clear/stop (page ids `<timestamp>_<kind>_<id>`),
- * `agent_final_response`, fork (201 with the new ConversationInfo), interrupt, ask_agent; both the server-wide
- * routes and the conversation-runtime ones (`/api/conversations/{id}/file|bash/…`).
+ * msw handlers for every route `AgentServerClient` calls beyond the conversations and events of
+ * `agentServerHandlers`, answering as the real 1.58.0 server did in the conformance suite: files
+ * upload/download (binary safe, 404 "File not found", 400 "Path must be absolute"), create_directory,
+ * search_subdirs, archive, trajectory, home; bash execute/start/search/get/clear/stop (page ids
+ * `<timestamp>_<kind>_<id>`) over a simulated shell; git; `agent_final_response`, fork (201), interrupt,
+ * ask_agent and the other conversation routes; settings, secrets, profiles, workspaces, LLM, skills, plugins,
+ * canvas extensions, MCP, tools, hooks, VS Code, the OpenAI-compatible routes and health. Both the
+ * server-wide routes and the conversation-runtime ones (`/api/conversations/{id}/file|bash|git|vscode/…`).
+ * Nothing real runs: see docs/testing.md for what each double answers.
  */
 export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = {}) {
   const store = options.store ?? new AgentServerStore();
   const files = options.files ?? new SimulatedFiles();
-  const bash = new SimulatedBash(options.shell ?? runSimulatedCommand);
+  const git = options.git ?? new SimulatedGit(files);
+  const bash = new SimulatedBash(options.shell ?? simulatedShell({ files, git }));
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
   const key = options.sessionApiKey;
   const runner = agentRunnerFor(store);
+  const ctx = doubleContext(base, store, key);
 
   /** Auth and, for runtime routes, the conversation; `undefined` means go on. */
   const guard = (request: Request, params: Record<string, unknown>): Response | undefined => {
@@ -58,6 +79,11 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
     store.getConversation(String(params.conversationId)) as StoredConversation;
 
   return [
+    ...gitHandlers(ctx, git),
+    ...fileExtraHandlers(ctx, files, git),
+    ...conversationExtraHandlers(ctx, files),
+    ...settingsHandlers(ctx, options.settings ?? new SimulatedSettings()),
+    ...catalogHandlers(ctx, options.installables ?? new SimulatedInstallables()),
     ...both('/api/file/upload').map((route) =>
       http.post(route, async ({ request, params }) => {
         const denied = guard(request, params);

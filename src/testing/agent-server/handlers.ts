@@ -74,17 +74,22 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
     return conversation ? { conversation } : { response: missing(id) };
   };
 
+  const serverInfo = () => ({
+    uptime: (Date.now() - STARTED) / 1000,
+    idle_time: 0,
+    title: 'OpenHands Agent Server',
+    version: options.version ?? DEFAULT_AGENT_SERVER_VERSION,
+    docs: '/docs',
+    redoc: '/redoc',
+  });
+
   return [
     // notes §6: root routes are unauthenticated.
-    http.get(`${base}/server_info`, () =>
-      HttpResponse.json({
-        uptime: (Date.now() - STARTED) / 1000,
-        idle_time: 0,
-        title: 'OpenHands Agent Server',
-        version: options.version ?? DEFAULT_AGENT_SERVER_VERSION,
-        docs: '/docs',
-        redoc: '/redoc',
-      }),
+    http.get(`${base}/server_info`, () => HttpResponse.json(serverInfo())),
+    // `GET /` answers the same info. With `*` as base the pattern matches every path ending in `/` (such as
+    // `/api/tools/`): anything but the root falls through to the next handler.
+    http.get(`${base}/`, ({ request }) =>
+      new URL(request.url).pathname === '/' ? HttpResponse.json(serverInfo()) : undefined,
     ),
 
     http.get(`${base}/api/conversations/search`, ({ request }) => {

@@ -20,6 +20,16 @@ export class SimulatedFiles {
     for (let i = 1; i <= parts.length; i++) this.#folders.add(`/${parts.slice(0, i).join('/')}`);
   }
 
+  /** Every file at or under `path`, sorted. */
+  filesUnder(path: string): string[] {
+    const prefix = path.endsWith('/') ? path : `${path}/`;
+    return [...this.#files.keys()].filter((file) => file === path || file.startsWith(prefix)).sort();
+  }
+
+  isFolder(path: string): boolean {
+    return this.#folders.has(path.replace(/(.)\/+$/, '$1'));
+  }
+
   /** Direct sub-folders of `path`. */
   subfolders(path: string): string[] {
     const prefix = path.endsWith('/') ? path : `${path}/`;

@@ -32,6 +32,8 @@ const store = new AgentServerStore();
 const sockets = new Map<string, Set<WebSocket>>();
 const prepared = new Map<string, Buffer>();
 const onConnect = new Set<string>();
+/** The next `seq` (and mix position) of each conversation. */
+const seqs = new Map<string, number>();
 
 /** Writes the prepared frames of conversation `id` to its sockets in one write. */
 function send(id: string): void {
@@ -91,26 +93,32 @@ wss.on('connection', (socket, request) => {
 await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 
 const port = parentPort!;
-port.on('message', (message: { create?: number; onConnect?: true; publish?: string; stop?: true }) => {
-  if (message.create !== undefined) {
-    const { id } = store.addConversation();
-    const frames: Buffer[] = [];
-    let lastId = '';
-    for (let i = 0; i < message.create; i += 1) {
-      lastId = crypto.randomUUID();
-      const event = { ...mix[i % mix.length], id: lastId, timestamp: store.timestamp() };
-      frames.push(frame(JSON.stringify(session ? { type: 'durable', seq: i, event } : event)));
+port.on(
+  'message',
+  (message: { create?: number; id?: string; onConnect?: true; publish?: string; stop?: true }) => {
+    if (message.create !== undefined) {
+      // `{create: n, id}` appends to an existing conversation (bench/memory.ts streams in batches).
+      const id = message.id ?? store.addConversation().id;
+      const frames: Buffer[] = [];
+      let lastId = '';
+      let seq = seqs.get(id) ?? 0;
+      for (let i = 0; i < message.create; i += 1, seq += 1) {
+        lastId = crypto.randomUUID();
+        const event = { ...mix[seq % mix.length], id: lastId, timestamp: store.timestamp() };
+        frames.push(frame(JSON.stringify(session ? { type: 'durable', seq, event } : event)));
+      }
+      seqs.set(id, seq);
+      prepared.set(id, Buffer.concat(frames));
+      if (message.onConnect) onConnect.add(id);
+      port.postMessage({ conversationId: id, lastId });
+    } else if (message.publish !== undefined) {
+      send(message.publish);
+      Atomics.add(data.signal, 0, 1);
+      Atomics.notify(data.signal, 0);
+    } else if (message.stop) {
+      wss.close();
+      http.close(() => process.exit(0));
     }
-    prepared.set(id, Buffer.concat(frames));
-    if (message.onConnect) onConnect.add(id);
-    port.postMessage({ conversationId: id, lastId });
-  } else if (message.publish !== undefined) {
-    send(message.publish);
-    Atomics.add(data.signal, 0, 1);
-    Atomics.notify(data.signal, 0);
-  } else if (message.stop) {
-    wss.close();
-    http.close(() => process.exit(0));
-  }
-});
+  },
+);
 port.postMessage({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` });

@@ -1,0 +1,88 @@
+// A fresh process of bench/memory.ts (run with --expose-gc and an IPC channel). Plain JavaScript, so that
+// neither client carries the TypeScript loader.
+//   idle:   node --expose-gc bench/_memory-child.mjs idle <bare|sdk> <url> <protocol> <entry>
+//           gets `{ids}` (one spare conversation, then the measured ones), opens one socket or subscription per
+//           conversation, and answers `{perConnection}`: heap bytes per open, idle connection.
+//   stream: node --expose-gc bench/_memory-child.mjs stream <bare|sdk> <url> <protocol> <entry> <id> <batch>
+//           follows conversation <id>, answers `{ready}` once open, `{batch}` after every <batch> events, and
+//           samples the RSS there; `{done}` ends it with `{rss0, peak, end, heap, heapTotal}`
+//           (heap: heap used after GC minus before; heapTotal: peak growth of the heap V8 reserved).
+const [task, mode, url, protocol, entry, id, batchText] = process.argv.slice(2);
+const wsUrl = (conversation) => `${url.replace('http', 'ws')}/sockets/${protocol}/${conversation}`;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+const sdk = mode === 'sdk' ? await import(entry) : undefined;
+const client = sdk && new sdk.EventsClient({ baseUrl: url, logLevel: 'off' });
+const kept = [];
+
+/** Opens one connection; resolves once it has the snapshot (the session socket sends a `sync` first). */
+function connect(conversation, onEvent = () => {}) {
+  if (sdk) {
+    const subscription = client.subscribe(conversation);
+    kept.push(subscription);
+    const opened = new Promise((resolve) => subscription.once('open', resolve));
+    void (async () => {
+      for await (const event of subscription) onEvent(event);
+    })();
+    return opened.then(settle);
+  }
+  const socket = new WebSocket(wsUrl(conversation));
+  kept.push(socket);
+  let before = protocol === 'session' ? 2 : 1;
+  return new Promise((resolve) => {
+    socket.addEventListener('message', (message) => {
+      const value = JSON.parse(message.data);
+      if (before > 0) {
+        if (--before === 0) resolve();
+      } else onEvent(value);
+    });
+  });
+}
+
+const heap = () => {
+  globalThis.gc();
+  globalThis.gc();
+  return process.memoryUsage().heapUsed;
+};
+
+process.once('message', async (message) => {
+  if (task === 'idle') {
+    const [spare, ...ids] = message.ids;
+    // One connection first: what every connection shares (parsers built on first use, undici's pools) is not
+    // a cost of the next one.
+    await connect(spare);
+    const before = heap();
+    await Promise.all(ids.map((conversation) => connect(conversation)));
+    await settle();
+    const after = heap();
+    process.send({ perConnection: (after - before) / ids.length }, () => process.exit(0));
+    return;
+  }
+  const batch = Number(batchText);
+  let count = 0;
+  const samples = [];
+  const heapTotals = [];
+  await connect(id, () => {
+    if (++count % batch === 0) {
+      const { rss, heapTotal } = process.memoryUsage();
+      samples.push(rss);
+      heapTotals.push(heapTotal);
+      process.send({ batch: count });
+    }
+  });
+  const heap0 = heap();
+  const { rss: rss0, heapTotal: heapTotal0 } = process.memoryUsage();
+  process.on('message', (next) => {
+    if (next.done) {
+      const heapEnd = heap();
+      const result = {
+        rss0,
+        peak: Math.max(rss0, ...samples),
+        end: process.memoryUsage().rss,
+        heap: heapEnd - heap0,
+        heapTotal: Math.max(heapTotal0, ...heapTotals) - heapTotal0,
+      };
+      process.send(result, () => process.exit(0));
+    }
+  });
+  process.send({ ready: true });
+});

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+import { VERSION } from '../core/version.js';
 // The `agent-platform` command: a simulated platform on this machine (`simulate`) and the SDK demo (`demo`).
 // See docs/testing.md. Both need the optional peer dependencies msw and ws; they are loaded only by the
 // command that runs, so `--help` works without them.
 import { DEFAULT_AGENT_SERVER_VERSION } from '../testing/agent-server/versions.js';
 import type { SimulatorInfo } from '../testing/simulator.js';
 import { type CommandSpec, type ParsedArgs, selectCommand, UsageError, usageLine } from './args.js';
+import { errorJson } from './output.js';
 
 const PROG = 'agent-platform';
 
@@ -61,20 +63,32 @@ exit status: 0 when stopped by a signal, 1 when it cannot start (port in use, ms
 ];
 
 export async function main(argv: readonly string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const usage: string[] = [];
   const selected = selectCommand(PROG, COMMANDS, argv, {
     out,
-    err,
+    err: (text) => {
+      usage.push(text);
+      err(text);
+    },
+    version: VERSION,
     description: 'A simulated agent platform on this machine, and a demo of agent-platform-sdk against it.',
     epilogue: [LOCAL_ONLY],
   });
-  if ('exit' in selected) return selected.exit;
+  if ('exit' in selected) {
+    if (json && selected.exit !== 0) out(errorJson(new UsageError(''), usage.join('\n'), selected.exit));
+    return selected.exit;
+  }
   const { command, args } = selected;
   try {
     return await command.run(args);
   } catch (error) {
+    const message = `${PROG} ${command.name}: error: ${describeFailure(error)}`;
+    const exitCode = error instanceof UsageError ? 2 : 1;
     if (error instanceof UsageError) err(usageLine(PROG, command));
-    err(`${PROG} ${command.name}: error: ${describeFailure(error)}`);
-    return error instanceof UsageError ? 2 : 1;
+    err(message);
+    if (json) out(errorJson(error, message, exitCode));
+    return exitCode;
   }
 }
 

@@ -159,6 +159,8 @@ export interface CommandLineText {
   description: string;
   /** Lines after the command list in `--help` (environment, exit codes, …). */
   epilogue: string[];
+  /** What `--version` prints after the program's name. */
+  version: string;
 }
 
 /** `usage: prog {a,b,c} ...`, argparse's form. */
@@ -178,7 +180,7 @@ export function programHelp(prog: string, commands: readonly CommandSpec[], text
     'commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}${firstSentence(c.summary)}`),
     '',
-    `Run '${prog} <command> --help' for the options of a command.`,
+    `Run '${prog} help <command>' (or '${prog} <command> --help') for the options of a command, '${prog} --version' for the version.`,
     '',
     ...text.epilogue,
   ].join('\n');
@@ -186,7 +188,8 @@ export function programHelp(prog: string, commands: readonly CommandSpec[], text
 
 /**
  * The subcommand named by `argv[0]` with its parsed arguments, or the exit code when there is nothing to run:
- * 0 after printing help, 2 after a usage error (argparse's conventions, as the Python helper).
+ * 0 after printing help or the version, 2 after a usage error (argparse's conventions, as the Python helper).
+ * `help <command>` is the same as `<command> --help`.
  */
 export function selectCommand<C extends CommandSpec>(
   prog: string,
@@ -194,11 +197,17 @@ export function selectCommand<C extends CommandSpec>(
   argv: readonly string[],
   text: CommandLineText,
 ): { command: C; args: ParsedArgs } | { exit: number } {
-  const [name, ...rest] = argv;
-  if (name === '-h' || name === '--help' || name === 'help') {
+  const [first, ...afterFirst] = argv;
+  if (first === '-V' || first === '--version' || first === 'version') {
+    text.out(`${prog} ${text.version}`);
+    return { exit: 0 };
+  }
+  const helpFor = first === 'help' && afterFirst.length > 0;
+  if (!helpFor && (first === '-h' || first === '--help' || first === 'help')) {
     text.out(programHelp(prog, commands, text));
     return { exit: 0 };
   }
+  const [name, ...rest] = helpFor ? [afterFirst[0] as string, '--help'] : argv;
   const command = commands.find((candidate) => candidate.name === name);
   if (!command) {
     text.err(programUsage(prog, commands));

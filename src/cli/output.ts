@@ -20,6 +20,21 @@ export function maskEnvironmentSecrets<T extends { environment?: Record<string, 
   });
 }
 
+/**
+ * What a CLI prints on stdout when a command run with `--json` fails (besides the message on stderr), so a
+ * script reads the failure the way it reads a result: `{"error": {"type", "message", "exitCode", …}}`.
+ * `type` is the SDK error class (`AuthenticationError`, `RequestValidationError`, …), `UsageError` for a bad
+ * command line, or `Error` for anything else; `status` is the HTTP status of an API error.
+ */
+export function errorJson(error: unknown, message: string, exitCode: number): string {
+  const type =
+    error instanceof Error && error.name !== 'Error' && !error.name.startsWith('Cli') ? error.name : 'Error';
+  const status = (error as { status?: unknown } | null)?.status;
+  return JSON.stringify({
+    error: { type, message, exitCode, ...(typeof status === 'number' ? { status } : {}) },
+  });
+}
+
 /** `json.dumps(value, indent=2)` as the helper CLI prints it. */
 export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2);

@@ -8,6 +8,7 @@ import {
   isResponseValidationError,
 } from '../core/errors.js';
 import type { Logger, LogLevel } from '../core/logger.js';
+import { VERSION } from '../core/version.js';
 import {
   checkEphemeralStorage,
   configsUsingImage,
@@ -17,9 +18,9 @@ import {
 import { RuntimeAdminClient } from '../runtime/client.js';
 import { isRuntimePreconditionError } from '../runtime/errors.js';
 import { shellQuote } from '../runtime/shell-quote.js';
-import { type CommandSpec, type ParsedArgs, selectCommand } from './args.js';
+import { type CommandSpec, type ParsedArgs, selectCommand, UsageError } from './args.js';
 import { runKubectl, which } from './kubectl.js';
-import { maskEnvironmentSecrets, prettyJson } from './output.js';
+import { errorJson, maskEnvironmentSecrets, prettyJson } from './output.js';
 
 export const PROG = 'warm-pools';
 
@@ -255,9 +256,15 @@ ${ENVIRONMENT_HELP}`,
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const err = (text: string) => io.stderr.write(`${text}\n`);
+  const json = argv.includes('--json');
+  const usage: string[] = [];
   const selected = selectCommand(PROG, COMMANDS, argv, {
     out,
-    err,
+    err: (text) => {
+      usage.push(text);
+      err(text);
+    },
+    version: VERSION,
     description: 'Manage warm sandbox pools (warm-runtime configurations) on the runtime API.',
     epilogue: [
       ENVIRONMENT_HELP,
@@ -265,7 +272,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'exit codes: 0 ok; 1 precondition failed; 2 HTTP or connection error, or bad usage',
     ],
   });
-  if ('exit' in selected) return selected.exit;
+  if ('exit' in selected) {
+    if (json && selected.exit !== 0) out(errorJson(new UsageError(''), usage.join('\n'), selected.exit));
+    return selected.exit;
+  }
   const { command, args } = selected;
   let client: RuntimeAdminClient | undefined;
   const context: Context = {
@@ -283,6 +293,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   } catch (error) {
     const failure = toFailure(error, client);
     err(failure.message);
+    if (json) out(errorJson(error, failure.message, failure.exitCode));
     return failure.exitCode;
   }
 }
@@ -376,6 +387,7 @@ function parseCount(value: string | undefined, option = 'count'): number | undef
 
 /** A usage problem found while running a command (exit 2, like argparse's type errors). */
 class UsageErrorFailure extends CliFailure {
+  override name = 'UsageError';
   constructor(message: string) {
     super(`${PROG}: error: ${message}`, 2);
   }

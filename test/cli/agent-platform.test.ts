@@ -201,7 +201,9 @@ describe('simulate', () => {
       const { code, stderr, stdout } = await run(['simulate', '--port', String(taken - 1), '--json']);
       expect(code).toBe(1);
       expect(stderr).toMatch(/already in use|EADDRINUSE/);
-      expect(stdout).toBe('');
+      // Under --json the failure is one JSON object on stdout too.
+      expect(JSON.parse(stdout).error).toMatchObject({ type: 'Error', exitCode: 1 });
+      expect(JSON.parse(stdout).error.message).toMatch(/already in use/);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }

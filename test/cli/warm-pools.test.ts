@@ -125,6 +125,20 @@ describe('help and usage', () => {
     },
   );
 
+  it.each([['--version'], ['-V'], ['version']])('%s prints the package version and exits 0', async (flag) => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const result = await warmPools([flag]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(`warm-pools ${manifest.version}`);
+  });
+
+  it('help <command> is <command> --help; help of an unknown command is a usage error', async () => {
+    const help = await warmPools(['help', 'save']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await warmPools(['save', '--help'])).stdout);
+    expect((await warmPools(['help', 'frobnicate'])).code).toBe(2);
+  });
+
   it('--help lists every command and the exit codes', async () => {
     const result = await warmPools(['--help']);
     expect(result.code).toBe(0);
@@ -203,6 +217,23 @@ describe('list', () => {
       'HTTP 401 GET /api/warm-runtime-configs: {"detail":"provide a valid API key"}',
     );
     expect(result.stderr).not.toContain('wrong-key-value');
+  });
+
+  it('under --json a failure is also a JSON object on stdout: type, message, exit code, status', async () => {
+    const refused = await warmPools(['list', '--json'], { env: baseEnv({ API_KEY: 'wrong-key-value' }) });
+    expect(refused.code).toBe(2);
+    const { error } = JSON.parse(refused.stdout);
+    expect(error).toMatchObject({ type: 'AuthenticationError', exitCode: 2, status: 401 });
+    expect(error.message).toContain('HTTP 401 GET /api/warm-runtime-configs');
+    expect(refused.stdout).not.toContain('wrong-key-value');
+
+    const usage = await warmPools(['list', '--json', '--nope']);
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stdout).error).toMatchObject({ type: 'UsageError', exitCode: 2 });
+
+    const unset = await warmPools(['list', '--json'], { env: baseEnv({ RUNTIME_API_URL: undefined }) });
+    expect(unset.code).toBe(1);
+    expect(JSON.parse(unset.stdout).error.message).toContain('RUNTIME_API_URL');
   });
 
   it('connection refused → exit 2 Could not connect', async () => {

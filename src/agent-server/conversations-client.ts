@@ -236,8 +236,9 @@ export class ConversationsClient extends BaseClient {
    * ones, `finished`, `error`, `stuck`), watching the event stream and polling `GET /api/conversations/{id}`
    * whenever the stream is not live. Resolves at once when the conversation already has one of them: to
    * wait for a run you start, call `waitUntil` after the status has left them, or check the result.
-   * Rejects with `WaitTimeoutError` after `timeout` ms, `APIUserAbortError` on abort, `NotFoundError` or a
-   * fatal subscription error when the conversation cannot be watched.
+   * Rejects with `WaitTimeoutError` after `timeout` ms, `APIUserAbortError` on abort, `NotFoundError` for an
+   * unknown conversation (whether the stream or a poll finds out first), or a fatal subscription error when
+   * the conversation cannot be watched.
    */
   async waitUntil(
     conversationId: string,

@@ -74,6 +74,13 @@ export function waitForStatus(
     subscription.on('state', (state) => observe(state.execution_status));
     subscription.on('close', ({ error }) => {
       if (settled || !error) return;
+      if (isSubscriptionNotFoundError(error) && isNotFoundError(error.cause)) {
+        // The REST answer that made the stream give up: the same NotFoundError a poll would reject with,
+        // so an unknown conversation is one error class whichever notices first.
+        const notFound = error.cause;
+        settle(() => reject(notFound));
+        return;
+      }
       if (isSubscriptionNotFoundError(error) || isSubscriptionAuthenticationError(error)) {
         settle(() => reject(error));
         return;

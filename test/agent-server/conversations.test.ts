@@ -340,9 +340,12 @@ describe('waitUntil', () => {
     ).toBe(true);
   });
 
-  it('an unknown conversation rejects instead of waiting forever', async () => {
-    const error = await client.waitUntil(UNKNOWN).catch((e: unknown) => e);
-    expect(isSubscriptionNotFoundError(error) || isNotFoundError(error)).toBe(true);
+  it('an unknown conversation rejects with NotFoundError, whether the stream or a poll finds out first', async () => {
+    for (const pollInterval of [1, 2_000]) {
+      const error = await client.waitUntil(UNKNOWN, 'finished', { pollInterval }).catch((e: unknown) => e);
+      expect(isNotFoundError(error), String(error)).toBe(true);
+      expect(isSubscriptionNotFoundError(error)).toBe(false);
+    }
   });
 
   it('rejects statuses that do not exist', async () => {

@@ -5,8 +5,12 @@
  */
 export { AgentRunner, type AgentRunnerOptions } from './agent-runner.js';
 export { type AgentServerHandlersOptions, agentRunnerFor, agentServerHandlers } from './handlers.js';
+export { SimulatedInstallables } from './installable-handlers.js';
 export { type AgentServerLoopback, type ServeAgentServerOptions, serveAgentServer } from './loopback.js';
 export { ScriptedAgent, type ScriptedAgentOptions } from './scripted-agent.js';
+export { SimulatedSettings } from './settings-handlers.js';
+export { type GitChangeEntry, type SimulatedCommit, SimulatedGit } from './simulated-git.js';
+export { type SimulatedMachine, simulatedShell } from './simulated-shell.js';
 export { type AgentServerSocketHandlersOptions, agentServerSocketHandlers } from './socket-handlers.js';
 export {
   decideHandshake,

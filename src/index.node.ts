@@ -1,8 +1,3 @@
-// Node entry of `agent-platform-sdk` (package.json `node` condition): the default entry with compiled event
-// parsers. Bundle size does not matter on servers; browser bundles get `index.ts` without the compiler.
-import { compile } from 'zod/mini';
-import { enableCompiledParsers } from './models/parse.js';
-
-enableCompiledParsers(compile);
-
+// Node entry of `agent-platform-sdk` (package.json `node` condition). Event validators are compiled at build
+// time and imported by the parsers themselves (docs/performance.md): nothing is switched on here any more.
 export * from './index.js';

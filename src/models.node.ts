@@ -1,8 +1,3 @@
-// Node entry of `agent-platform-sdk/models` (package.json `node` condition): compiled event parsers, as in
-// `index.node.ts`.
-import { compile } from 'zod/mini';
-import { enableCompiledParsers } from './models/parse.js';
-
-enableCompiledParsers(compile);
-
+// Node entry of `agent-platform-sdk/models` (package.json `node` condition): the same as `models.ts` (see
+// `index.node.ts`).
 export * from './models.js';

@@ -10,6 +10,7 @@
  */
 import * as z from 'zod/mini';
 import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
+import { compiledParsers } from './compiled/validators.js';
 import { type ConversationState, ConversationStateSchema } from './conversation-state.js';
 import { EVENT_KIND_SET } from './events.js';
 import { PARSE_PARAMS } from './messages.js';
@@ -38,10 +39,10 @@ type Compile = <T extends z.ZodMiniType>(schema: T) => T;
 let compile: Compile | undefined;
 
 /**
- * Switches event parsing to zod 4's ahead-of-time compiler: pass zod's `compile` (`import { compile } from
- * 'zod/mini'`). Results are identical; lenient decoding gets about 20 % faster. The Node entry points of this
- * package do it for you; browser builds leave it off because the compiler adds 29 kB (minified) to a bundle.
- * Where generated code is refused (CSP, `z.config({ jitless: true })`) the compiler falls back by itself.
+ * Compiles, with zod's run-time compiler (`import { compile } from 'zod/mini'`), the schemas that have no
+ * validator compiled at build time: only schemas of your own passed to `safeParseModel`. Events, actions,
+ * observations and conversation states always run validators compiled at build time (see docs/performance.md),
+ * in browsers and Node alike, so most apps never need this. Results are identical either way.
  */
 export function enableCompiledParsers(compiler: Compile): void {
   compile = compiler;
@@ -49,14 +50,33 @@ export function enableCompiledParsers(compiler: Compile): void {
   lenientEvent = undefined;
 }
 
-/** Parsers (compiled when enabled) and null plans, built on first use. */
+/** Parsers and null plans, built on first use. */
 const cache = new Map<z.ZodMiniType, z.ZodMiniType>();
 const plans = new Map<z.ZodMiniType, Plan | undefined>();
 
+/**
+ * zod's "not decided here" answer of compiled validators (zod/v4/core exports it as `INVALID`; it is a registered
+ * symbol, so this is the same value without loading zod's compiler module).
+ */
+const INVALID = Symbol.for('zod.compile.invalid');
+
+/**
+ * The schema with its fast path: the validator compiled at build time (src/models/compiled/validators.ts) when
+ * there is one. The fast path answers valid input with the parsed value; anything else goes to the schema's own
+ * parser, which decides and gives the issues (zod's `withParser` does the same).
+ */
 function compiled<T extends z.ZodMiniType>(schema: T): T {
   let parser = cache.get(schema);
   if (!parser) {
-    parser = compile && !z.config().jitless ? compile(schema) : schema;
+    const fast = compiledParsers.get(schema);
+    if (fast) {
+      parser = {
+        safeParse(value: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>) {
+          const out = fast(value);
+          return out === INVALID ? schema.safeParse(value, params) : { success: true, data: out };
+        },
+      } as unknown as T;
+    } else parser = compile && !z.config().jitless ? compile(schema) : schema;
     cache.set(schema, parser);
   }
   return parser as T;

@@ -1,0 +1,191 @@
+/**
+ * The validators compiled at build time (src/models/compiled/validators.ts, written by
+ * scripts/compile-validators.ts) must give exactly what zod's own parser gives: compared on every real recorded
+ * event (test/fixtures/real/**, test/fixtures/anchor-events) and on random mutations of them, in both modes, for
+ * events, actions and observations, successes (the value, key order included) and failures (the issues). The
+ * committed file must also be what the generator writes from the current schemas.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
+import { INVALID, withParser } from 'zod/v4/core';
+import { generate } from '../../scripts/compile-validators.js';
+import { compiledParsers } from '../../src/models/compiled/validators.js';
+import { getUnknownInfo } from '../../src/models/index.js';
+import { PARSE_PARAMS } from '../../src/models/messages.js';
+import { lenientSchemas, strictSchemas } from '../../src/models/schemas.js';
+
+type Json = Record<string, unknown>;
+
+/** Every event of the real recordings (REST events, legacy and session socket frames) and the anchor samples. */
+function corpus(): Json[] {
+  const out: Json[] = [];
+  const asJson = (frame: unknown) => (typeof frame === 'string' ? JSON.parse(frame) : frame);
+  const root = new URL('../fixtures/real/', import.meta.url).pathname;
+  for (const version of readdirSync(root).sort()) {
+    for (const file of readdirSync(join(root, version)).sort()) {
+      if (!file.endsWith('.json')) continue;
+      const recording = JSON.parse(readFileSync(join(root, version, file), 'utf8'));
+      out.push(...(recording.events ?? []));
+      out.push(...(recording.frames?.events ?? []).map(asJson));
+      for (const frame of recording.frames?.session ?? []) {
+        const envelope = asJson(frame);
+        if ((envelope.type === 'durable' || envelope.type === 'transient') && envelope.event)
+          out.push(envelope.event);
+      }
+    }
+  }
+  const anchors = new URL('../fixtures/anchor-events/', import.meta.url);
+  for (const file of readdirSync(anchors).sort()) {
+    if (file.endsWith('.json')) out.push(JSON.parse(readFileSync(new URL(file, anchors), 'utf8')));
+  }
+  return out;
+}
+
+const events = corpus();
+const actions = events.map((e) => e.action).filter((a): a is Json => typeof a === 'object' && a !== null);
+const observations = events
+  .map((e) => e.observation)
+  .filter((o): o is Json => typeof o === 'object' && o !== null);
+
+/** What a parse gave, as text (key order counts); defaults generated afresh (`id`, `timestamp`) are masked. */
+type Result =
+  | { success: true; data: unknown }
+  | { success: false; error: { issues: { code: string; path: PropertyKey[]; message: string }[] } };
+
+function outcome(input: unknown, result: Result): string {
+  if (!result.success) {
+    return JSON.stringify(result.error.issues.map(({ code, path, message }) => ({ code, path, message })));
+  }
+  const data = result.data as Json;
+  const masked = typeof data === 'object' && data !== null ? { ...data } : data;
+  const given = (input ?? {}) as Json;
+  if (masked && typeof given === 'object') {
+    for (const key of ['id', 'timestamp'])
+      if (given[key] == null && key in masked) masked[key] = '(generated)';
+  }
+  return JSON.stringify({ data: masked, unknown: getUnknownInfo(result.data) ?? null });
+}
+
+const roots = {
+  'lenient Event': lenientSchemas.Event,
+  'strict Event': strictSchemas.Event,
+  'lenient Action': lenientSchemas.Action,
+  'strict Action': strictSchemas.Action,
+  'lenient Observation': lenientSchemas.Observation,
+  'strict Observation': strictSchemas.Observation,
+} as const;
+const inputsOf = (name: string) =>
+  name.endsWith('Event') ? events : name.endsWith('Action') ? actions : observations;
+
+/** The schema with its compiled fast path, as parse.ts uses it, against zod's own parser. */
+function compare(schema: z.ZodMiniType, input: unknown): [string, string] {
+  const fast = compiledParsers.get(schema)!;
+  const withFast = withParser(schema, fast as never);
+  return [
+    outcome(input, withFast.safeParse(structuredClone(input), PARSE_PARAMS)),
+    outcome(input, schema.safeParse(structuredClone(input), PARSE_PARAMS)),
+  ];
+}
+
+type Path = (string | number)[];
+function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [key, child] of Object.entries(value)) {
+    const step = Array.isArray(value) ? Number(key) : key;
+    out.push([...prefix, step]);
+    paths(child, [...prefix, step], out);
+  }
+  return out;
+}
+
+/** One input with one change at one place: a null, a deletion, a wrong type, an extra key, a new kind. */
+function mutations(inputs: Json[]): fc.Arbitrary<Json> {
+  const changes = [
+    'null',
+    'delete',
+    'number',
+    'string',
+    'boolean',
+    'array',
+    'object',
+    'extra',
+    'kind',
+  ] as const;
+  return fc
+    .tuple(fc.nat({ max: inputs.length - 1 }), fc.nat(), fc.constantFrom(...changes))
+    .map(([which, at, change]) => {
+      const sample = structuredClone(inputs[which]!);
+      const places = paths(sample);
+      const path = places[at % places.length] ?? ['kind'];
+      let parent = sample as Record<string | number, unknown>;
+      for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+      const key = path.at(-1)!;
+      if (change === 'null') parent[key] = null;
+      else if (change === 'delete') {
+        if (Array.isArray(parent) && typeof key === 'number') parent.splice(key, 1);
+        else delete parent[key];
+      } else if (change === 'number') parent[key] = 42.5;
+      else if (change === 'string') parent[key] = 'surprise';
+      else if (change === 'boolean') parent[key] = true;
+      else if (change === 'array') parent[key] = [];
+      else if (change === 'object') parent[key] = {};
+      else if (change === 'kind') parent.kind = 'SomethingNewAction';
+      else parent.extra_field = { nested: [1, null] };
+      return sample;
+    });
+}
+
+describe('validators compiled at build time', () => {
+  it('are what scripts/compile-validators.ts writes from the current schemas (run it when this fails)', async () => {
+    const committed = readFileSync(
+      new URL('../../src/models/compiled/validators.ts', import.meta.url),
+      'utf8',
+    );
+    expect((await generate()) === committed).toBe(true);
+  }, 60_000);
+
+  it('contain no code generated at run time', () => {
+    const text = readFileSync(new URL('../../src/models/compiled/validators.ts', import.meta.url), 'utf8');
+    expect(text).not.toMatch(/new Function|\beval\(|compileFn|zod\/mini'/);
+  });
+
+  it('cover every real recorded event in both modes (the fast path answers, zod is not asked)', () => {
+    expect(events.length).toBeGreaterThan(1000);
+    for (const [name, schema] of Object.entries(roots)) {
+      const fast = compiledParsers.get(schema)!;
+      expect(fast, name).toBeTypeOf('function');
+      const refused = inputsOf(name).filter((input) => fast(structuredClone(input)) === INVALID);
+      expect(refused.map((input) => `${name}: ${String(input.kind)}`)).toEqual([]);
+    }
+  });
+
+  for (const [name, schema] of Object.entries(roots)) {
+    it(`${name}: same values as zod's parser on every real recorded input`, () => {
+      for (const input of inputsOf(name)) {
+        const [compiled, runtime] = compare(schema, input);
+        expect(compiled).toBe(runtime);
+      }
+    });
+
+    it(`${name}: same values and the same issues as zod's parser on mutated inputs`, () => {
+      const inputs = fc.sample(mutations(inputsOf(name)), { numRuns: 1500, seed: 17 });
+      const outcomes = inputs.map((input) => compare(schema, input));
+      // Both paths are exercised: mutations that still parse, and mutations zod rejects.
+      expect(outcomes.some(([compiled]) => compiled.startsWith('{"data"'))).toBe(true);
+      if (name.startsWith('strict'))
+        expect(outcomes.some(([compiled]) => compiled.startsWith('[{"code"'))).toBe(true);
+      for (const [compiled, runtime] of outcomes) expect(compiled).toBe(runtime);
+    });
+  }
+
+  it('give fresh generated defaults on every parse (ids are read from the live schema, not frozen)', () => {
+    const fast = compiledParsers.get(lenientSchemas.Event)!;
+    const first = fast({ kind: 'PauseEvent' }) as Json;
+    const second = fast({ kind: 'PauseEvent' }) as Json;
+    expect(first.id).toBeTypeOf('string');
+    expect(first.id).not.toBe(second.id);
+  });
+});

@@ -82,6 +82,11 @@ function isDigit(code: number): boolean {
  *
  * Memory: the window's ring starts small and doubles as events are delivered, up to `window` slots, so an
  * idle subscription holds a few hundred bytes instead of the whole window (10 000 slots by default).
+ *
+ * Cost: events of `/sockets/session` come with a `seq`, and the subscription drops a `seq` already delivered
+ * before asking (`admitSequenced`). While every delivery came that way the ids are only written to the ring;
+ * the id index (a Set, the costly part: hashing each fresh id) is built from the ring the first time anything
+ * else asks (a REST catch-up, `/sockets/events` frames), and kept from then on.
  */
 export class DeliveryLedger {
   readonly #window: number;
@@ -89,7 +94,8 @@ export class DeliveryLedger {
   #ring: (string | undefined)[];
   /** The position timestamp of each id in `#ring` (same slot), for `catchUpSince`. */
   #times: (string | undefined)[];
-  readonly #index = new Set<string>();
+  /** The ids of `#ring`, for lookups; built on the first lookup (see the class comment). */
+  #index: Set<string> | undefined;
   #next = 0;
   #markTimestamp: string | undefined;
   // The ids delivered at the mark: `#markIds[0..#markCount)`, reused, not reallocated (this runs for every
@@ -114,7 +120,8 @@ export class DeliveryLedger {
 
   /** True once any event was recorded. */
   get delivered(): boolean {
-    return this.#index.size > 0 || this.#markTimestamp !== undefined;
+    // The first slot is written first and only ever overwritten by another id.
+    return this.#ring[0] !== undefined || this.#markTimestamp !== undefined;
   }
 
   /** The caller's start point for catch-up events (`undefined`: everything is wanted). */
@@ -132,14 +139,40 @@ export class DeliveryLedger {
     return true;
   }
 
+  /**
+   * `admit` for an event its `seq` says was not delivered yet (the caller dropped every `seq` up to the last one
+   * delivered). While every delivery came with a `seq` that is the whole answer, and the id is not looked up;
+   * once anything else was delivered (the index exists) it is checked as `admit` does.
+   */
+  admitSequenced(id: string | undefined, timestamp: string | undefined, applyFloor = true): boolean {
+    if (this.#index !== undefined) return this.admit(id, timestamp, applyFloor);
+    if (applyFloor && this.#belowFloor(id, timestamp)) return false;
+    this.record(id, timestamp);
+    return true;
+  }
+
   /** True when the event was already delivered, or (with `applyFloor`) is older than the floor. */
   isOld(id: string | undefined, timestamp: string | undefined, applyFloor = true): boolean {
+    if (applyFloor && this.#belowFloor(id, timestamp)) return true;
+    return id !== undefined && this.#lookup().has(id);
+  }
+
+  #belowFloor(id: string | undefined, timestamp: string | undefined): boolean {
     const floor = this.#floor;
-    if (applyFloor && floor !== undefined && timestamp !== undefined) {
-      if (timestamp < floor.timestamp) return true;
-      if (timestamp === floor.timestamp && id !== undefined && floor.ids.has(id)) return true;
+    if (floor === undefined || timestamp === undefined) return false;
+    return (
+      timestamp < floor.timestamp || (timestamp === floor.timestamp && id !== undefined && floor.ids.has(id))
+    );
+  }
+
+  /** The id index, built from the ring on first use. */
+  #lookup(): Set<string> {
+    if (this.#index === undefined) {
+      const index = new Set<string>();
+      for (const id of this.#ring) if (id !== undefined) index.add(id);
+      this.#index = index;
     }
-    return id !== undefined && this.#index.has(id);
+    return this.#index;
   }
 
   /** Records a delivered event (`timestamp`: a `positionTimestamp`, or undefined). */
@@ -154,11 +187,14 @@ export class DeliveryLedger {
       if (next < this.#window) this.#grow();
       else next = 0;
     }
-    const oldest = this.#ring[next];
-    if (oldest !== undefined) this.#index.delete(oldest);
+    const index = this.#index;
+    if (index !== undefined) {
+      const oldest = this.#ring[next];
+      if (oldest !== undefined) index.delete(oldest);
+      index.add(id);
+    }
     this.#ring[next] = id;
     this.#times[next] = timestamp;
-    this.#index.add(id);
     this.#next = next + 1;
     this.#markPosition(id, timestamp);
   }

@@ -7,6 +7,7 @@ import {
   isRequestValidationError,
 } from '../core/errors.js';
 import type { SafeLogger } from '../core/logger.js';
+import type { Page } from '../core/paginate.js';
 import { redactError, redactText, redactUrl } from '../core/redact.js';
 import {
   applyStateUpdate,
@@ -35,7 +36,6 @@ import {
 import { EventQueue } from './event-buffer.js';
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
-import type { Page } from './paginate.js';
 import { backoffDelay, RECONNECT_DEFAULTS, type ReconnectOptions } from './reconnect.js';
 import type {
   CloseInfo,
@@ -833,7 +833,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     conn.nextSeq = seq + 1;
     this.#lastSeq = seq;
     if (conn.held.size > 0) conn.held.delete(seq);
-    const full = this.#deliver(event, id, timestamp, bytes);
+    const full = this.#deliver(event, id, timestamp, bytes, true, true);
     if (this.#isStale(conn)) return false;
     if (!conn.ready && isConversationStateUpdateEvent(event)) this.#becomeReady(conn, timestampOf(event));
     if (full && this.#overflowing()) {
@@ -1067,7 +1067,8 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
 
   /**
    * Delivers one event unless it is a duplicate or older than wanted. True when a `for await` buffer is now
-   * at `maxBufferedEvents`. `id`, `position` (its position timestamp) and `bytes` are as the server sent it.
+   * at `maxBufferedEvents`. `id`, `position` (its position timestamp) and `bytes` are as the server sent it;
+   * `sequenced`: a durable event whose `seq` was checked (see `DeliveryLedger.admitSequenced`).
    * Runs for every event: no allocation, no emit to a name nobody listens to.
    */
   #deliver(
@@ -1076,8 +1077,13 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     position: string | undefined,
     bytes: number,
     applyFloor = true,
+    sequenced = false,
   ): boolean {
-    if (!this.#ledger.admit(id, position, applyFloor)) return false;
+    const ledger = this.#ledger;
+    if (
+      !(sequenced ? ledger.admitSequenced(id, position, applyFloor) : ledger.admit(id, position, applyFloor))
+    )
+      return false;
     const queues = this.#queues;
     const max = this.#maxBuffered;
     const maxBytes = this.#maxBufferedBytes;

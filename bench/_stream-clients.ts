@@ -8,9 +8,10 @@ import { Worker } from 'node:worker_threads';
 // The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
 const hooks = './_ts-sources.ts';
 await import(hooks);
-const { EventsClient } = await import('../src/agent-server/events-client.js');
-// Compiled parsers, as the package's Node entry points enable them.
-(await import('../src/models/index.js')).enableCompiledParsers((await import('zod/mini')).compile);
+const { sdkDir } = await import('./_build.js');
+// The package's Node entry, as an app imports it (bench/_build.ts).
+const sdk = await sdkDir();
+const { EventsClient } = (await import(`${sdk}/index.node.js`)) as typeof import('../src/index.js');
 
 export type Protocol = 'events' | 'session';
 /** One run: wall-clock and main-thread CPU milliseconds (the server is another thread). */
@@ -40,7 +41,7 @@ export interface StreamServer {
 export async function startStreamServer(protocol: Protocol): Promise<StreamServer> {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(new URL('./_stream-server.ts', import.meta.url), {
-    workerData: { protocol, signal },
+    workerData: { protocol, signal, sdk },
   });
   const [{ url }] = (await once(worker, 'message')) as [{ url: string }];
 

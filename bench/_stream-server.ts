@@ -19,9 +19,11 @@ import { type WebSocket, WebSocketServer } from 'ws';
 const hooks = './_ts-sources.ts';
 await import(hooks);
 const { conversationMix } = await import('./_corpus.js');
-const { AgentServerStore } = await import('../src/testing/agent-server/store.js');
-
-const data = workerData as { protocol?: string; signal: Int32Array };
+const data = workerData as { protocol?: string; signal: Int32Array; sdk: string };
+// The simulator's store (fresh ids, timestamps, the `full_state` snapshot) from the package build the clients use.
+const { AgentServerStore } = (await import(
+  `${data.sdk}/testing/agent-server/store.js`
+)) as typeof import('../src/testing/agent-server/store.js');
 /** `session`: `/sockets/session` envelopes as a 1.58.0 server sends them; `events`: bare frames of 1.25.0. */
 const session = data.protocol === 'session';
 // The snapshot comes on connect, and deltas are not events of the session protocol: both are left out.

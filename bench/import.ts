@@ -5,7 +5,7 @@
 //
 // Run with Node 24:
 //   node bench/import.ts [--rounds 9]
-// The last line, `import: <ratio>× openai`, is what `npm run bench` collects.
+// The last line, `import: <ratio>× openai; target ≤ 1.0×: ok|MISSED`, is what `npm run bench` collects.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -69,4 +69,4 @@ console.log(
 console.log(
   `  agent-platform-sdk / ky:     ${(median(times.sdk) / median(times.ky)).toFixed(2)}× (information)`,
 );
-console.log(`import: ${ratio.toFixed(2)}× openai`);
+console.log(`import: ${ratio.toFixed(2)}× openai; target ≤ 1.0×: ${ratio <= 1 ? 'ok' : 'MISSED'}`);

@@ -9,7 +9,8 @@
 // Run with Node 24:
 //   node bench/memory.ts [--connections 200] [--rounds 3] [--events 300000] [--stream-rounds 1]
 //                        [--protocol session|events]
-// The last line, `memory: <ratio>× bare WebSocket …`, is what `npm run bench` collects.
+// The last lines, `memory idle: …` and `memory streaming: <ratio>× bare WebSocket …`, are what `npm run bench`
+// collects.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,7 @@ const childScript = fileURLToPath(new URL('./_memory-child.mjs', import.meta.url
 
 const signal = new Int32Array(new SharedArrayBuffer(4));
 const worker = new Worker(new URL('./_stream-server.ts', import.meta.url), {
-  workerData: { protocol: PROTOCOL, signal },
+  workerData: { protocol: PROTOCOL, signal, sdk: await (await import('./_build.js')).sdkDir() },
 });
 const [{ url }] = (await once(worker, 'message')) as [{ url: string }];
 
@@ -127,4 +128,9 @@ console.log(
 console.log(
   `  at the end, after garbage collection: RSS growth subscribe ${mib(median(ends.sdk))}, bare ${mib(median(ends.bare))}; heap used growth subscribe ${mib(median(heaps.sdk))}, bare ${mib(median(heaps.bare))}; peak growth of V8's reserved heap subscribe ${mib(median(reserved.sdk))}, bare ${mib(median(reserved.bare))} (information)`,
 );
-console.log(`memory: ${ratio.toFixed(2)}× bare WebSocket RSS growth, ${kib(idleSdk)} per idle subscription`);
+console.log(
+  `memory idle: ${kib(idleSdk)} heap per idle subscription; target ≤ 64 KiB: ${idleSdk <= 64 * 1024 ? 'ok' : 'MISSED'}`,
+);
+console.log(
+  `memory streaming: ${ratio.toFixed(2)}× bare WebSocket RSS growth (${EVENTS.toLocaleString('en-US')} events); target ≤ 2×: ${ratio <= 2 ? 'ok' : 'MISSED'}`,
+);

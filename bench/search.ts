@@ -3,16 +3,21 @@
 // §1.2.2: above it the real server answers 500), so the target is exactly ⌈10000/100⌉ = 100 requests, also
 // when the caller asks for bigger pages. Every event must come once, in order.
 //
-// Run with Node 24 (runs the TypeScript sources directly, no build needed):
+// Run with Node 24 (the committed sources, transpiled by bench/_build.ts; BENCH_SOURCE to pick another):
 //   node bench/search.ts [--events 10000]
-// The last line, `search: <n> requests for <events> events`, is what `npm run bench` collects.
+// The last line, `search: <n> requests for <events> events; target = 100 requests: ok|MISSED`, is what
+// `npm run bench` collects.
 
 // The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
 const hooks = './_ts-sources.ts';
 await import(hooks);
 
-const { EventsClient } = await import('../src/agent-server/events-client.js');
-const { serveAgentServer } = await import('../src/testing/agent-server/loopback.js');
+// The committed sources as the package ships them (bench/_build.ts).
+const sdk = await (await import('./_build.js')).sdkDir();
+const { EventsClient } = (await import(`${sdk}/index.node.js`)) as typeof import('../src/index.js');
+const { serveAgentServer } = (await import(
+  `${sdk}/testing/agent-server/loopback.js`
+)) as typeof import('../src/testing/agent-server/loopback.js');
 
 const index = process.argv.indexOf('--events');
 const EVENTS = index >= 0 ? Number(process.argv[index + 1]) : 10_000;
@@ -56,5 +61,7 @@ console.log(`  limit 1000 (clamped):     ${asked1000.requests} requests, ${rate(
 console.log(`  limit 10 (as asked):      ${asked10.requests} requests, ${rate(asked10.ms)} events/s`);
 const ok = byDefault.requests === target && asked1000.requests === target;
 console.log(`  target: exactly ⌈${EVENTS}/100⌉ = ${target} requests ${ok ? 'ok' : 'MISSED'}`);
-console.log(`search: ${byDefault.requests} requests for ${EVENTS} events`);
+console.log(
+  `search: ${byDefault.requests} requests for ${EVENTS} events; target = ${target} requests: ${ok ? 'ok' : 'MISSED'}`,
+);
 if (!ok) process.exitCode = 1;

@@ -7,9 +7,10 @@
 //   their spread (min–max). Target: subscribe >= 0.9x the bare client on the session protocol.
 // - first 1,000 events: fresh processes (this script with `--cold <client>`), one run each, medians.
 //
-// Run with Node 24 (runs the TypeScript sources directly, no build needed):
+// Run with Node 24 (the committed sources, transpiled by bench/_build.ts; BENCH_SOURCE to pick another):
 //   node bench/stream.ts [--protocol session|events] [--rounds 15] [--warmup 8] [--events 5000] [--cold-rounds 5]
-// The last lines, `stream <protocol>: <ratio>× bare WebSocket …`, are what `npm run bench` collects.
+// The last lines, `stream <protocol> steady: <ratio>× bare WebSocket …` and `… first 1,000: …`, are what
+// `npm run bench` collects.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -34,8 +35,8 @@ if (argument('protocol') === undefined) {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const body = out.trimEnd().split('\n');
-    console.log(body.slice(0, -1).join('\n'));
-    lines.push(body.at(-1)!);
+    console.log(body.slice(0, -2).join('\n'));
+    lines.push(...body.slice(-2));
   }
   console.log(lines.join('\n'));
   process.exit(0);
@@ -141,6 +142,9 @@ for (const [label, figures] of [
   );
 }
 if (consumed() === 0) console.log('(no output)');
+// The summary lines `npm run bench` collects: `<name>: <figure>; target <target>: ok|MISSED`.
+const steadyTarget = target === undefined ? '' : `; target ≥ ${target}×: ${cpu >= target ? 'ok' : 'MISSED'}`;
 console.log(
-  `stream ${PROTOCOL}: ${cpu.toFixed(2)}× bare WebSocket steady (CPU; ${spread(ratios.cpu)}), ${coldRatio.toFixed(2)}× first 1,000`,
+  `stream ${PROTOCOL} steady: ${cpu.toFixed(2)}× bare WebSocket (CPU; rounds ${spread(ratios.cpu)}; wall clock ${wall.toFixed(2)}×)${steadyTarget}`,
 );
+console.log(`stream ${PROTOCOL} first 1,000: ${coldRatio.toFixed(2)}× bare WebSocket (CPU, fresh processes)`);

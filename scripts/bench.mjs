@@ -1,33 +1,59 @@
-// `npm run bench`: runs every benchmark under bench/ (each measures its own baseline in the same run) and
-// prints one table of the ratios they report on their last `<name>: …` line.
+// `npm run bench`: runs every benchmark under bench/ (each measures its own baseline in the same run) and prints
+// one table of every figure they report. A benchmark reports on the lines that end its output, each
+// `<name>: <figure>` or `<name>: <figure>; target <target>: ok|MISSED` (docs/performance.md).
+//   node scripts/bench.mjs [name …]     only the benchmarks named (`decode`, `stream`, …)
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 
 const dir = join(import.meta.dirname, '..', 'bench');
+const only = process.argv.slice(2);
 const files = readdirSync(dir)
   .filter((f) => /\.(mjs|ts)$/.test(f) && !f.startsWith('_'))
+  .filter((f) => only.length === 0 || only.includes(f.replace(/\.(mjs|ts)$/, '')))
   .sort();
+const SUMMARY = /^(?<name>[a-z][\w ,]*): (?<figure>.+?)(?:; target (?<target>.+): (?<verdict>ok|MISSED))?$/i;
+
 const rows = [];
+const started = performance.now();
 for (const file of files) {
   console.log(`\n=== bench/${file}`);
+  const t0 = performance.now();
   let output = '';
+  let failed;
   try {
     output = execFileSync(process.execPath, [join(dir, file)], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 * 1024 * 1024,
     });
   } catch (error) {
     output = String(error.stdout ?? '');
-    rows.push({ bench: file, result: `FAILED (exit ${error.status})` });
+    failed = `FAILED (exit ${error.status})`;
   }
   process.stdout.write(output);
-  const summary = output
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((line) => /^[\w-]+: /.test(line));
-  if (summary && !rows.some((row) => row.bench === file)) rows.push({ bench: file, result: summary });
+  const seconds = ((performance.now() - t0) / 1000).toFixed(0);
+  // The summary is the block of `<name>: …` lines that ends the output.
+  const lines = output.trimEnd().split('\n');
+  const summary = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const match = SUMMARY.exec(lines[i]);
+    if (!match) break;
+    summary.unshift(match.groups);
+  }
+  if (summary.length === 0 || failed)
+    rows.push({ bench: file, figure: failed ?? 'no summary line', target: '', result: 'FAILED', seconds });
+  for (const { name, figure, target, verdict } of summary)
+    rows.push({ bench: name, figure, target: target ?? '', result: verdict ?? '', seconds });
 }
-console.log('\n=== summary');
-console.table(rows);
+
+const total = ((performance.now() - started) / 1000).toFixed(0);
+console.log(
+  `\n=== summary (node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${total} s)`,
+);
+console.log('| benchmark | figure | target | result |');
+console.log('|---|---|---|---|');
+for (const row of rows) console.log(`| ${row.bench} | ${row.figure} | ${row.target} | ${row.result} |`);
+const missed = rows.filter((row) => row.result === 'MISSED' || row.result === 'FAILED').length;
+console.log(`\n${missed} of ${rows.filter((row) => row.result).length} targets missed or failed`);

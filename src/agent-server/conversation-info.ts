@@ -2,7 +2,7 @@ import { isResponseValidationError } from '../core/errors.js';
 import type { Decoder } from '../core/transport.js';
 import { type ConversationState, parseConversationState } from '../models/index.js';
 import { checkFields, type FieldCheck } from './field-checks.js';
-import type { Page } from './paginate.js';
+import type { Page } from '../core/paginate.js';
 
 /**
  * OpenAPI `ConversationInfo`: the ConversationState fields (notes §3.8) plus `title`, `metrics` and the

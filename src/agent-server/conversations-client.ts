@@ -23,7 +23,7 @@ import {
   secretRegistryFor,
   sessionKeyTransport,
 } from './options.js';
-import { type Page, PagedIterable } from './paginate.js';
+import { type Page, PagedIterable } from '../core/paginate.js';
 import type { ServerInfo } from './server-info.js';
 import { type WaitUntilOptions, waitForStatus } from './wait-until.js';
 

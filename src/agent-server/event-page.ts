@@ -1,6 +1,6 @@
 import type { Decoder } from '../core/transport.js';
 import { type Event, safeParseEvent } from '../models/index.js';
-import type { Page } from './paginate.js';
+import type { Page } from '../core/paginate.js';
 
 type Issue = { path: (string | number)[]; message: string; code?: string };
 

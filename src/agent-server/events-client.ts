@@ -23,7 +23,7 @@ import {
   sessionKeyTransport,
   sharedServerInfo,
 } from './options.js';
-import { type Page, PagedIterable } from './paginate.js';
+import { type Page, PagedIterable } from '../core/paginate.js';
 import { decodeServerInfo, type ServerInfo, ServerInfoCache } from './server-info.js';
 import { Subscription } from './subscription.js';
 import type { SubscribeOptions } from './subscription-types.js';

@@ -64,7 +64,7 @@ export type { EventFilter, EventSearchQuery, EventSortOrder } from './event-quer
 export { type ConfirmationResponse, EventsClient } from './events-client.js';
 export type { ImageContentInput, MessageInput, MessageRole, TextContentInput } from './message-input.js';
 export type { AgentServerClientOptions } from './options.js';
-export { type Page, PagedIterable } from './paginate.js';
+export { type Page, PagedIterable } from '../core/paginate.js';
 export type { ReconnectOptions } from './reconnect.js';
 export type { ServerInfo } from './server-info.js';
 export { Subscription } from './subscription.js';

@@ -1,31 +1,39 @@
-import { ResponseValidationError } from '../core/errors.js';
+import { ResponseValidationError } from './errors.js';
 
-/** One page of a search: its items and the id to ask for the next page (`null` on the last page). */
+/**
+ * One page of any list of any client: its items and what to ask for the next page (a page id, or a page
+ * number as text), `null` on the last page.
+ */
 export interface Page<T> {
   items: T[];
   nextPageId: string | null;
 }
 
 export interface PaginateOptions<T> {
-  /** The id an item is paged by, compared with the `page_id` asked for. */
-  idOf: (item: T) => string | undefined;
+  /**
+   * For servers whose `next_page_id` is the id of the next page's first item: that id of an item, compared
+   * with the `page_id` asked for. Leave it out for other cursors.
+   */
+  idOf?: ((item: T) => string | undefined) | undefined;
   /** Makes two ids comparable (e.g. a conversation's dashed id and the 32-hex `next_page_id`). */
   normalizeId?: (id: string) => string;
 }
 
 /**
- * Every item of a paged search, fetched lazily page by page (`for await (const item of search)`), or the
- * pages themselves (`for await (const page of search.pages())`). Each iteration starts from the first page.
+ * Every item of a paged list, fetched lazily page by page (`for await (const item of list)`), or the pages
+ * themselves (`for await (const page of list.pages())`). Each iteration starts from the first page. What every
+ * client's lists return.
  *
- * notes §1.2.3: `next_page_id` is the id of the first item of the next page, and a `page_id` the server no
- * longer knows silently restarts from the beginning; both would make a naive loop repeat items or never end,
- * so a page that does not start with the asked id, or a repeated `next_page_id`, is a `ResponseValidationError`.
+ * The agent server's `next_page_id` is the id of the first item of the next page, and a `page_id` it no longer
+ * knows silently restarts from the beginning; both would make a naive loop repeat items or never end, so a
+ * page that does not start with the asked id (with `idOf`), or a repeated `nextPageId`, is a
+ * `ResponseValidationError`.
  */
 export class PagedIterable<T> implements AsyncIterable<T> {
   readonly #fetchPage: (pageId: string | undefined) => Promise<Page<T>>;
   readonly #options: PaginateOptions<T>;
 
-  constructor(fetchPage: (pageId: string | undefined) => Promise<Page<T>>, options: PaginateOptions<T>) {
+  constructor(fetchPage: (pageId: string | undefined) => Promise<Page<T>>, options: PaginateOptions<T> = {}) {
     this.#fetchPage = fetchPage;
     this.#options = options;
   }
@@ -53,7 +61,7 @@ export class PagedIterable<T> implements AsyncIterable<T> {
 
   #checkStart(page: Page<T>, pageId: string, normalize: (id: string) => string): void {
     const first = page.items[0];
-    if (first === undefined) return;
+    if (first === undefined || !this.#options.idOf) return;
     const id = this.#options.idOf(first);
     if (id !== undefined && normalize(id) !== normalize(pageId)) {
       throw pagingError(

@@ -3,6 +3,7 @@ import { BaseClient } from '../core/base-client.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import { APIError, asNotFoundError, NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
+import { PagedIterable } from '../core/paginate.js';
 import { optionsObject, requireNonEmptyString } from '../core/validate.js';
 import { isEnvReference } from './api-key.js';
 import { isNoDatabaseAnswer } from './gateway-error.js';
@@ -175,7 +176,7 @@ export class GatewayAdminClient extends BaseClient {
    * recipe 5 (`reconcileSpend`). Needs the gateway's database: without one the gateway answers 401 "Prisma
    * Client is not initialized", an error whose message says so (`diagnoseGatewayError`: `no-database`).
    */
-  async *spendLogs(query: SpendLogQuery, options: RequestOptions = {}): AsyncGenerator<SpendLogRow> {
+  spendLogs(query: SpendLogQuery, options: RequestOptions = {}): PagedIterable<SpendLogRow> {
     const start = gatewayDate(query?.startDate, 'startDate');
     const end = gatewayDate(query?.endDate, 'endDate');
     const pageSize = query.pageSize ?? 100;
@@ -183,7 +184,9 @@ export class GatewayAdminClient extends BaseClient {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
       throw new RequestValidationError('must be an integer from 1 to 100', 'pageSize');
     }
-    for (let page = 1; ; page++) {
+    // Numbered pages: the cursor is the next page's number.
+    return new PagedIterable(async (cursor) => {
+      const page = cursor === undefined ? 1 : Number(cursor);
       const answer = await this.transport.request({
         method: 'GET',
         path: 'spend/logs/v2',
@@ -192,9 +195,9 @@ export class GatewayAdminClient extends BaseClient {
         decode: (input) => spendLogPageSchema.safeParse(input),
         mapError: explainNoDatabase,
       });
-      yield* answer.data;
-      if (answer.data.length === 0 || page >= (answer.total_pages ?? page)) return;
-    }
+      const last = answer.data.length === 0 || page >= (answer.total_pages ?? page);
+      return { items: answer.data, nextPageId: last ? null : String(page + 1) };
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import { BaseClient } from '../core/base-client.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import { NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
+import { PagedIterable } from '../core/paginate.js';
 import { encodePath, Transport } from '../core/transport.js';
 import { describe, isPlainObject } from '../core/validate.js';
 import { splitConversationUrl } from './conversation-url.js';
@@ -180,10 +181,10 @@ export class PlatformClient extends BaseClient {
    * Platform conversations, page after page: `GET /api/v1/app-conversations/search` (notes §3.4). There is
    * no server-side tag filter; filter on `tags` yourself. Input of recipe 5 (`reconcileSpend`).
    */
-  async *listConversations(
+  listConversations(
     search: ConversationSearch = {},
     options: RequestOptions = {},
-  ): AsyncGenerator<AppConversation> {
+  ): PagedIterable<AppConversation> {
     if (!isPlainObject(search as unknown)) {
       throw new RequestValidationError(`must be a plain object, got ${describe(search)}`, 'search');
     }
@@ -198,8 +199,7 @@ export class PlatformClient extends BaseClient {
       updated_at__lt: isoDate(search.updatedBefore, 'updatedBefore'),
       limit,
     };
-    let pageId: string | undefined;
-    do {
+    return new PagedIterable(async (pageId) => {
       const page = await this.transport.request({
         method: 'GET',
         path: 'api/v1/app-conversations/search',
@@ -207,13 +207,10 @@ export class PlatformClient extends BaseClient {
         ...options,
         decode: (input) => appConversationPageSchema.safeParse(input),
       });
-      for (const conversation of page.items) {
-        // Each conversation's own key must be redacted like the client's.
-        this.#secrets.add(conversation.session_api_key ?? undefined);
-        yield conversation;
-      }
-      pageId = page.next_page_id ?? undefined;
-    } while (pageId);
+      // Each conversation's own key must be redacted like the client's.
+      for (const conversation of page.items) this.#secrets.add(conversation.session_api_key ?? undefined);
+      return { items: page.items, nextPageId: page.next_page_id || null };
+    });
   }
 
   #conversationCall(conversationUrl: string, options: ConversationCallOptions) {

@@ -332,7 +332,7 @@ for (const { version } of versionsUnderTest('gateway')) {
       expect(diagnoseGatewayError(deleted)?.failure).toBe('no-database');
 
       const spend = gateway.spendLogs({ startDate: '2026-01-01 00:00:00', endDate: '2026-01-02 00:00:00' });
-      const spendError = await failure(spend.next());
+      const spendError = await failure(spend.pages().next());
       expect(diagnoseGatewayError(spendError)?.failure).toBe('no-database');
 
       expectNoSecret(chain, added, deleted, spendError, log.lines);

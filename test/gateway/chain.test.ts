@@ -249,7 +249,7 @@ describe('a gateway without a database (as the real one answers)', () => {
     expect(isNotFoundError(deleted)).toBe(false);
     expect(diagnoseGatewayError(deleted)?.failure).toBe('no-database');
     const spend = await failure(
-      client.spendLogs({ startDate: '2026-01-01 00:00:00', endDate: '2026-01-02 00:00:00' }).next(),
+      client.spendLogs({ startDate: '2026-01-01 00:00:00', endDate: '2026-01-02 00:00:00' }).pages().next(),
     );
     expect(spend.status).toBe(401);
     expect(spend.message).toMatch(/no database/);
@@ -345,10 +345,8 @@ describe('GatewayAdminClient.spendLogs', () => {
     [{ startDate: '2026-01-01 00:00:00', endDate: '2026-01-02 00:00:00', pageSize: 101 }, 'pageSize'],
     [{ startDate: '2026-01-01 00:00:00', endDate: '2026-01-02 00:00:00', pageSize: 0 }, 'pageSize'],
   ])('rejects %j before any request', async (query, field) => {
-    const error = await client
-      .spendLogs(query as never)
-      .next()
-      .catch((e: unknown) => e);
+    // Checked when called, before any request.
+    const error = await (async () => client.spendLogs(query as never))().catch((e: unknown) => e);
     expect(isRequestValidationError(error)).toBe(true);
     expect((error as Error).message).toContain(field);
   });

@@ -344,10 +344,8 @@ describe('listConversations', () => {
     [{ pageSize: 0 }, 'pageSize'],
     [{ createdAfter: 'yesterday' }, 'createdAfter'],
   ])('rejects %j before any request', async (search, field) => {
-    const error = await client
-      .listConversations(search)
-      .next()
-      .catch((e: unknown) => e);
+    // Checked when called, before any request.
+    const error = await (async () => client.listConversations(search))().catch((e: unknown) => e);
     expect(isRequestValidationError(error)).toBe(true);
     expect((error as Error).message).toContain(field);
     expect(requests).toHaveLength(0);

@@ -2,7 +2,7 @@ import type { RequestOptions } from '../../core/options.js';
 import type { QueryValue } from '../../core/transport.js';
 import { optionsObject, requireUuid } from '../../core/validate.js';
 import { invalid } from '../invalid.js';
-import type { Page } from '../paginate.js';
+import type { Page } from '../../core/paginate.js';
 import type { ApiContext } from './api-context.js';
 import { arrayOf, shape } from './decode.js';
 import { baseName, type UploadData, uploadForm } from './file-body.js';

@@ -23,6 +23,15 @@ const BUDGETS = [
     maxGzip: 45_000,
     forbid: ['ky'],
   },
+  // Bundler proof (test/bundle): a Node app bundled for Node keeps the event validators compiled at build time
+  // (src/models/compiled/validators.ts, ~50 kB gzip), which browser bundles leave out.
+  {
+    name: 'Node app (parseEvent, --platform=node)',
+    code: "export { parseEvent } from 'agent-platform-sdk';",
+    platform: 'node',
+    maxGzip: 90_000,
+    require: ['dist/esm/models/compiled/validators.js'],
+  },
 ];
 
 // Entries live inside the package so that `agent-platform-sdk` resolves to this build (self-reference).
@@ -41,7 +50,7 @@ for (const [index, budget] of BUDGETS.entries()) {
     splitting: true,
     minify: true,
     format: 'esm',
-    platform: 'browser',
+    platform: budget.platform ?? 'browser',
     write: false,
     metafile: true,
     external: ['@opentelemetry/api'],
@@ -68,14 +77,16 @@ for (const [index, budget] of BUDGETS.entries()) {
   const offending = (budget.forbid ?? []).filter((pkg) =>
     inputs.some((path) => path.includes(`node_modules/${pkg}/`)),
   );
-  const ok = gzip <= budget.maxGzip && offending.length === 0;
+  const missing = (budget.require ?? []).filter((file) => !inputs.some((path) => path.endsWith(file)));
+  const ok = gzip <= budget.maxGzip && offending.length === 0 && missing.length === 0;
   failed ||= !ok;
   console.log(
     `${ok ? '✔' : '✘'} ${budget.name}: ${(minOf([...upFront]) / 1000).toFixed(1)} kB min, ${(gzip / 1000).toFixed(1)} kB gzip up front (budget ${budget.maxGzip / 1000} kB)` +
       (lazy.length
         ? `; lazily loaded: ${lazy.map((path) => `${(gzipOf(path) / 1000).toFixed(1)} kB gzip`).join(', ')}`
         : '') +
-      (offending.length ? ` — must not include ${offending.join(', ')}` : ''),
+      (offending.length ? ` — must not include ${offending.join(', ')}` : '') +
+      (missing.length ? ` — must include ${missing.join(', ')}` : ''),
   );
   if (!ok || process.argv.includes('--explain')) explain([...upFront].map((path) => outputs[path]));
 }

@@ -61,7 +61,10 @@ export interface SubscribeOptions {
   maxBufferedBytes?: number;
   /** Milliseconds from the socket's open to the first `full_state` before the attempt counts as failed. Default 30 000 (notes §2.3). */
   readyTimeout?: number;
-  /** How many delivered event ids are remembered to drop duplicates (default 10 000). */
+  /**
+   * How many delivered event ids are remembered to drop duplicates (default 10 000). The memory for them grows
+   * with the deliveries up to this bound: an idle subscription holds a few KiB.
+   */
   dedupeWindow?: number;
 }
 

@@ -258,7 +258,9 @@ export async function generate(): Promise<string> {
     if (!name) {
       name = `unit${byText.size}`;
       byText.set(text, name);
-      lines.push(`const ${name} = ${text};`);
+      // Built on first call: importing the module then costs little more than reading its text, and a process
+      // builds only the validators of the kinds it meets.
+      lines.push(`const ${name} = lazy(() => ${text});`);
     }
     names.set(def, name);
     return name;
@@ -277,7 +279,7 @@ export async function generate(): Promise<string> {
     "import { util } from 'zod/v4/core';",
     "import { ConversationStateSchema } from '../conversation-state.js';",
     "import { lenientSchemas, strictSchemas } from '../schemas.js';",
-    "import { INVALID, runtimeRun, transformHelper } from './runtime.js';",
+    "import { INVALID, lazy, runtimeRun, transformHelper } from './runtime.js';",
     '',
     ...lines,
     '',

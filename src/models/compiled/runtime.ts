@@ -33,3 +33,9 @@ export function transformHelper(
     return payload.issues.length === 0 ? result : INVALID;
   };
 }
+
+/** A function built on its first call (a validator of the generated module, with its constants). */
+export function lazy(make: () => (input: unknown) => unknown): (input: unknown) => unknown {
+  let fn: ((input: unknown) => unknown) | undefined;
+  return (input) => (fn ??= make())(input);
+}

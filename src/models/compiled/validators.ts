@@ -8,9 +8,9 @@
 import { util } from 'zod/v4/core';
 import { ConversationStateSchema } from '../conversation-state.js';
 import { lenientSchemas, strictSchemas } from '../schemas.js';
-import { INVALID, runtimeRun, transformHelper } from './runtime.js';
+import { INVALID, lazy, runtimeRun, transformHelper } from './runtime.js';
 
-const unit0 = ((c0, c1, c2, c3, c4) => (input) => {
+const unit0 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -75,8 +75,8 @@ for (const k in input) {
   v14[k] = input[k];
 }
 return v14;
-})(() => lenientSchemas.Event._zod.def.options[0]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[0]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "code", "detail", "kind"]));
-const unit1 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[0]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[0]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "code", "detail", "kind"])));
+const unit1 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -257,8 +257,8 @@ for (const k in input) {
   v42[k] = input[k];
 }
 return v42;
-})(() => lenientSchemas.Event._zod.def.options[1]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[1]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[1]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => lenientSchemas.Event._zod.def.options[1]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["id", "timestamp", "parent_id", "source", "tool_call_id", "title", "status", "tool_kind", "raw_input", "raw_output", "content", "is_error", "kind"]));
-const unit2 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[1]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[1]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[1]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => lenientSchemas.Event._zod.def.options[1]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["id", "timestamp", "parent_id", "source", "tool_call_id", "title", "status", "tool_kind", "raw_input", "raw_output", "content", "is_error", "kind"])));
+const unit2 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -387,8 +387,8 @@ for (const k in input) {
   v29[k] = input[k];
 }
 return v29;
-})(() => lenientSchemas.Event._zod.def.options[2]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[2]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[2]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => lenientSchemas.Event._zod.def.options[2]._zod.def.shape["forgotten_event_ids"]._zod.def.defaultValue, new Set(["id", "timestamp", "parent_id", "source", "forgotten_event_ids", "summary", "summary_offset", "llm_response_id", "kind"]));
-const unit3 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[2]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[2]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[2]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => lenientSchemas.Event._zod.def.options[2]._zod.def.shape["forgotten_event_ids"]._zod.def.defaultValue, new Set(["id", "timestamp", "parent_id", "source", "forgotten_event_ids", "summary", "summary_offset", "llm_response_id", "kind"])));
+const unit3 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -457,8 +457,8 @@ for (const k in input) {
   v14[k] = input[k];
 }
 return v14;
-})(() => lenientSchemas.Event._zod.def.options[3]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[3]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[3]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "kind"]));
-const unit4 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[3]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[3]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[3]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "kind"])));
+const unit4 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -530,8 +530,8 @@ for (const k in input) {
   v15[k] = input[k];
 }
 return v15;
-})(() => lenientSchemas.Event._zod.def.options[4]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[4]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[4]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "summary", "kind"]));
-const unit5 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[4]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[4]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[4]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "summary", "kind"])));
+const unit5 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (!c0.has(v0)) return INVALID;
@@ -577,8 +577,8 @@ for (const k in input) {
   v9[k] = input[k];
 }
 return v9;
-})(new Set(["auth", "quota", "rate_limit", "config", "transient", "agent_action", "internal", "unknown"]), () => lenientSchemas.Event._zod.def.options[5]._zod.def.shape["classification"]._zod.def.innerType._zod.def.innerType._zod.def.shape["user_action"]._zod.def.defaultValue, util.shallowClone, new Set(["none", "retry", "settings"]), new Set(["kind", "retryable", "user_action", "error_id"]));
-const unit6 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(new Set(["auth", "quota", "rate_limit", "config", "transient", "agent_action", "internal", "unknown"]), () => lenientSchemas.Event._zod.def.options[5]._zod.def.shape["classification"]._zod.def.innerType._zod.def.innerType._zod.def.shape["user_action"]._zod.def.defaultValue, util.shallowClone, new Set(["none", "retry", "settings"]), new Set(["kind", "retryable", "user_action", "error_id"])));
+const unit6 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -662,8 +662,8 @@ for (const k in input) {
   v19[k] = input[k];
 }
 return v19;
-})(() => lenientSchemas.Event._zod.def.options[5]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[5]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit5, new Set(["id", "timestamp", "parent_id", "source", "code", "detail", "classification", "kind"]));
-const unit7 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[5]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[5]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit5, new Set(["id", "timestamp", "parent_id", "source", "code", "detail", "classification", "kind"])));
+const unit7 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -759,8 +759,8 @@ for (const k in input) {
   v20[k] = input[k];
 }
 return v20;
-})(() => lenientSchemas.Event._zod.def.options[6]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[6]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[6]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "key", "value", "kind"]));
-const unit8 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[6]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[6]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[6]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "key", "value", "kind"])));
+const unit8 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -1021,8 +1021,8 @@ for (const k in input) {
   v61[k] = input[k];
 }
 return v61;
-})(() => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop"]), () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["blocked"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["stdout"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["stderr"]._zod.def.defaultValue, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["id", "timestamp", "parent_id", "source", "hook_event_type", "hook_command", "tool_name", "success", "blocked", "exit_code", "stdout", "stderr", "reason", "additional_context", "error", "action_id", "message_id", "hook_input", "kind"]));
-const unit9 = ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop"]), () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["blocked"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["stdout"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[7]._zod.def.shape["stderr"]._zod.def.defaultValue, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["id", "timestamp", "parent_id", "source", "hook_event_type", "hook_command", "tool_name", "success", "blocked", "exit_code", "stdout", "stderr", "reason", "additional_context", "error", "action_id", "message_id", "hook_input", "kind"])));
+const unit9 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -1123,8 +1123,8 @@ for (const k in input) {
   v22[k] = input[k];
 }
 return v22;
-})(() => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["model_name"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["usage_id"]._zod.def.defaultValue, new Set(["id", "timestamp", "parent_id", "source", "filename", "log_data", "model_name", "usage_id", "kind"]));
-const unit10 = ((c0, c1, c2, c3) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["model_name"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[8]._zod.def.shape["usage_id"]._zod.def.defaultValue, new Set(["id", "timestamp", "parent_id", "source", "filename", "log_data", "model_name", "usage_id", "kind"])));
+const unit10 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["cache_prompt"];
 let v1 = (() => {
@@ -1159,8 +1159,8 @@ for (const k in input) {
   v7[k] = input[k];
 }
 return v7;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thought"]._zod.def.element._zod.def.shape["cache_prompt"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thought"]._zod.def.element._zod.def.shape["type"]._zod.def.defaultValue, new Set(["cache_prompt", "type", "text"]));
-const unit11 = ((c0, c1, c2) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thought"]._zod.def.element._zod.def.shape["cache_prompt"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thought"]._zod.def.element._zod.def.shape["type"]._zod.def.defaultValue, new Set(["cache_prompt", "type", "text"])));
+const unit11 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["type"];
 let v1 = (() => {
@@ -1203,8 +1203,8 @@ for (const k in input) {
   v8[k] = input[k];
 }
 return v8;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.innerType._zod.def.element._zod.def.options[0]._zod.def.shape["type"]._zod.def.defaultValue, util.shallowClone, new Set(["type", "thinking", "signature"]));
-const unit12 = ((c0, c1, c2) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.innerType._zod.def.element._zod.def.options[0]._zod.def.shape["type"]._zod.def.defaultValue, util.shallowClone, new Set(["type", "thinking", "signature"])));
+const unit12 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["type"];
 let v1 = (() => {
@@ -1227,8 +1227,8 @@ for (const k in input) {
   v4[k] = input[k];
 }
 return v4;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["type"]._zod.def.defaultValue, util.shallowClone, new Set(["type", "data"]));
-const unit13 = ((c0, c1) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["type"]._zod.def.defaultValue, util.shallowClone, new Set(["type", "data"])));
+const unit13 = lazy(() => ((c0, c1) => (input) => {
 let v0;
 v0 = (() => {
   const v1 = c0(input);
@@ -1242,8 +1242,8 @@ if (v0 === INVALID) v0 = (() => {
 })();
 if (v0 === INVALID) return INVALID;
 return v0;
-})(unit11, unit12);
-const unit14 = ((c0, c1, c2) => (input) => {
+})(unit11, unit12));
+const unit14 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -1349,8 +1349,8 @@ for (const k in input) {
   v25[k] = input[k];
 }
 return v25;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["responses_reasoning_item"]._zod.def.innerType._zod.def.innerType._zod.def.shape["summary"]._zod.def.defaultValue, util.shallowClone, new Set(["id", "summary", "content", "encrypted_content", "status"]));
-const unit15 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["responses_reasoning_item"]._zod.def.innerType._zod.def.innerType._zod.def.shape["summary"]._zod.def.defaultValue, util.shallowClone, new Set(["id", "summary", "content", "encrypted_content", "status"])));
+const unit15 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -1480,8 +1480,8 @@ for (const k in input) {
   v29[k] = input[k];
 }
 return v29;
-})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, util.shallowClone, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "security_risk", "kind"]));
-const unit16 = ((c0, c1, c2, c3, c4) => (input) => {
+})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, util.shallowClone, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "security_risk", "kind"])));
+const unit16 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -1629,8 +1629,8 @@ for (const k in input) {
   v33[k] = input[k];
 }
 return v33;
-})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, util.shallowClone, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "security_risk", "summary", "kind"]));
-const unit17 = ((c0) => (input) => {
+})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, util.shallowClone, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "security_risk", "summary", "kind"])));
+const unit17 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["message"];
 if (typeof v0 !== "string") return INVALID;
@@ -1663,8 +1663,8 @@ for (const k in input) {
   v6[k] = input[k];
 }
 return v6;
-})(new Set(["message", "summary", "kind"]));
-const unit18 = ((c0, c1, c2, c3, c4) => (input) => {
+})(new Set(["message", "summary", "kind"])));
+const unit18 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["title"];
 if (typeof v0 !== "string") return INVALID;
@@ -1699,8 +1699,8 @@ for (const k in input) {
   v7[k] = input[k];
 }
 return v7;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.innerType._zod.def.element._zod.def.shape["notes"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.innerType._zod.def.element._zod.def.shape["status"]._zod.def.defaultValue, new Set(["todo", "in_progress", "done"]), new Set(["title", "notes", "status"]));
-const unit19 = ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.innerType._zod.def.element._zod.def.shape["notes"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.innerType._zod.def.element._zod.def.shape["status"]._zod.def.defaultValue, new Set(["todo", "in_progress", "done"]), new Set(["title", "notes", "status"])));
+const unit19 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 let v1 = (() => {
@@ -1754,8 +1754,8 @@ for (const k in input) {
   v14[k] = input[k];
 }
 return v14;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "task_list", "security_risk", "kind"]));
-const unit20 = ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "task_list", "security_risk", "kind"])));
+const unit20 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 let v1 = (() => {
@@ -1831,8 +1831,8 @@ for (const k in input) {
   v18[k] = input[k];
 }
 return v18;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "task_list", "security_risk", "summary", "kind"]));
-const unit21 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "task_list", "security_risk", "summary", "kind"])));
+const unit21 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (typeof v0 !== "string") return INVALID;
@@ -1905,8 +1905,8 @@ for (const k in input) {
   v15[k] = input[k];
 }
 return v15;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "is_input", "timeout", "reset", "security_risk", "kind"]));
-const unit22 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "is_input", "timeout", "reset", "security_risk", "kind"])));
+const unit22 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (typeof v0 !== "string") return INVALID;
@@ -1997,8 +1997,8 @@ for (const k in input) {
   v19[k] = input[k];
 }
 return v19;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "is_input", "timeout", "reset", "security_risk", "summary", "kind"]));
-const unit23 = ((c0) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["command", "is_input", "timeout", "reset", "security_risk", "summary", "kind"])));
+const unit23 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["thought"];
 if (typeof v0 !== "string") return INVALID;
@@ -2031,8 +2031,8 @@ for (const k in input) {
   v6[k] = input[k];
 }
 return v6;
-})(new Set(["thought", "summary", "kind"]));
-const unit24 = ((c0, c1, c2, c3, c4) => (input) => {
+})(new Set(["thought", "summary", "kind"])));
+const unit24 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["data"];
 let v1 = (() => {
@@ -2069,8 +2069,8 @@ for (const k in input) {
   v10[k] = input[k];
 }
 return v10;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[8]._zod.def.shape["data"]._zod.def.defaultValue, util.shallowClone, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["data", "kind"]));
-const unit25 = ((c0) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[8]._zod.def.shape["data"]._zod.def.defaultValue, util.shallowClone, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["data", "kind"])));
+const unit25 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "ClassifyAndSwitchLLMAction") return INVALID;
@@ -2081,8 +2081,8 @@ for (const k in input) {
   v1[k] = input[k];
 }
 return v1;
-})(new Set(["kind"]));
-const unit26 = ((c0) => (input) => {
+})(new Set(["kind"])));
+const unit26 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["message"];
 if (typeof v0 !== "string") return INVALID;
@@ -2095,8 +2095,8 @@ for (const k in input) {
   v2[k] = input[k];
 }
 return v2;
-})(new Set(["message", "kind"]));
-const unit27 = ((c0) => (input) => {
+})(new Set(["message", "kind"])));
+const unit27 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["name"];
 if (typeof v0 !== "string") return INVALID;
@@ -2109,8 +2109,8 @@ for (const k in input) {
   v2[k] = input[k];
 }
 return v2;
-})(new Set(["name", "kind"]));
-const unit28 = ((c0) => (input) => {
+})(new Set(["name", "kind"])));
+const unit28 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["profile_name"];
 if (typeof v0 !== "string") return INVALID;
@@ -2125,8 +2125,8 @@ for (const k in input) {
   v3[k] = input[k];
 }
 return v3;
-})(new Set(["profile_name", "reason", "kind"]));
-const unit29 = ((c0) => (input) => {
+})(new Set(["profile_name", "reason", "kind"])));
+const unit29 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["thought"];
 if (typeof v0 !== "string") return INVALID;
@@ -2139,8 +2139,8 @@ for (const k in input) {
   v2[k] = input[k];
 }
 return v2;
-})(new Set(["thought", "kind"]));
-const unit30 = ((c0, c1) => (input) => {
+})(new Set(["thought", "kind"])));
+const unit30 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["image_index"];
 if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
@@ -2180,8 +2180,8 @@ for (const k in input) {
   v8[k] = input[k];
 }
 return v8;
-})(util.codePointLength, new Set(["image_index", "question", "profile_name", "kind"]));
-const unit31 = ((c0) => (input) => {
+})(util.codePointLength, new Set(["image_index", "question", "profile_name", "kind"])));
+const unit31 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["question"];
 if (typeof v0 !== "string") return INVALID;
@@ -2214,8 +2214,8 @@ for (const k in input) {
   v6[k] = input[k];
 }
 return v6;
-})(new Set(["question", "context", "kind"]));
-const unit32 = ((c0) => (input) => {
+})(new Set(["question", "context", "kind"])));
+const unit32 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserAction") return INVALID;
@@ -2226,8 +2226,8 @@ for (const k in input) {
   v1[k] = input[k];
 }
 return v1;
-})(new Set(["kind"]));
-const unit33 = ((c0, c1, c2) => (input) => {
+})(new Set(["kind"])));
+const unit33 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["index"];
 if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
@@ -2254,8 +2254,8 @@ for (const k in input) {
   v5[k] = input[k];
 }
 return v5;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[17]._zod.def.shape["new_tab"]._zod.def.defaultValue, util.shallowClone, new Set(["index", "new_tab", "kind"]));
-const unit34 = ((c0, c1) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[17]._zod.def.shape["new_tab"]._zod.def.defaultValue, util.shallowClone, new Set(["index", "new_tab", "kind"])));
+const unit34 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["tab_id"];
 if (typeof v0 !== "string") return INVALID;
@@ -2270,8 +2270,8 @@ for (const k in input) {
   v3[k] = input[k];
 }
 return v3;
-})(util.codePointLength, new Set(["tab_id", "kind"]));
-const unit35 = ((c0, c1, c2, c3) => (input) => {
+})(util.codePointLength, new Set(["tab_id", "kind"])));
+const unit35 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["extract_links"];
 let v1 = (() => {
@@ -2308,8 +2308,8 @@ for (const k in input) {
   v7[k] = input[k];
 }
 return v7;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[19]._zod.def.shape["extract_links"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[19]._zod.def.shape["start_from_char"]._zod.def.defaultValue, new Set(["extract_links", "start_from_char", "kind"]));
-const unit36 = ((c0, c1, c2) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[19]._zod.def.shape["extract_links"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[19]._zod.def.shape["start_from_char"]._zod.def.defaultValue, new Set(["extract_links", "start_from_char", "kind"])));
+const unit36 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["include_screenshot"];
 let v1 = (() => {
@@ -2332,8 +2332,8 @@ for (const k in input) {
   v4[k] = input[k];
 }
 return v4;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[20]._zod.def.shape["include_screenshot"]._zod.def.defaultValue, util.shallowClone, new Set(["include_screenshot", "kind"]));
-const unit37 = ((c0) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[20]._zod.def.shape["include_screenshot"]._zod.def.defaultValue, util.shallowClone, new Set(["include_screenshot", "kind"])));
+const unit37 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserGetStorageAction") return INVALID;
@@ -2344,8 +2344,8 @@ for (const k in input) {
   v1[k] = input[k];
 }
 return v1;
-})(new Set(["kind"]));
-const unit38 = ((c0) => (input) => {
+})(new Set(["kind"])));
+const unit38 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserGoBackAction") return INVALID;
@@ -2356,8 +2356,8 @@ for (const k in input) {
   v1[k] = input[k];
 }
 return v1;
-})(new Set(["kind"]));
-const unit39 = ((c0) => (input) => {
+})(new Set(["kind"])));
+const unit39 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserListTabsAction") return INVALID;
@@ -2368,8 +2368,8 @@ for (const k in input) {
   v1[k] = input[k];
 }
 return v1;
-})(new Set(["kind"]));
-const unit40 = ((c0, c1, c2) => (input) => {
+})(new Set(["kind"])));
+const unit40 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["url"];
 if (typeof v0 !== "string") return INVALID;
@@ -2394,8 +2394,8 @@ for (const k in input) {
   v5[k] = input[k];
 }
 return v5;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[24]._zod.def.shape["new_tab"]._zod.def.defaultValue, util.shallowClone, new Set(["url", "new_tab", "kind"]));
-const unit41 = ((c0, c1, c2, c3) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[24]._zod.def.shape["new_tab"]._zod.def.defaultValue, util.shallowClone, new Set(["url", "new_tab", "kind"])));
+const unit41 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["direction"];
 let v1 = (() => {
@@ -2418,8 +2418,8 @@ for (const k in input) {
   v4[k] = input[k];
 }
 return v4;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[25]._zod.def.shape["direction"]._zod.def.defaultValue, util.shallowClone, new Set(["up", "down"]), new Set(["direction", "kind"]));
-const unit42 = ((c0, c1, c2) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[25]._zod.def.shape["direction"]._zod.def.defaultValue, util.shallowClone, new Set(["up", "down"]), new Set(["direction", "kind"])));
+const unit42 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["storage_state"];
 if (!c0(v0)) return INVALID;
@@ -2446,8 +2446,8 @@ for (const k in input) {
   v8[k] = input[k];
 }
 return v8;
-})(util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["storage_state", "kind"]));
-const unit43 = ((c0) => (input) => {
+})(util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["storage_state", "kind"])));
+const unit43 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserStartRecordingAction") return INVALID;
@@ -2458,8 +2458,8 @@ for (const k in input) {
   v1[k] = input[k];
 }
 return v1;
-})(new Set(["kind"]));
-const unit44 = ((c0) => (input) => {
+})(new Set(["kind"])));
+const unit44 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserStopRecordingAction") return INVALID;
@@ -2470,8 +2470,8 @@ for (const k in input) {
   v1[k] = input[k];
 }
 return v1;
-})(new Set(["kind"]));
-const unit45 = ((c0, c1) => (input) => {
+})(new Set(["kind"])));
+const unit45 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["tab_id"];
 if (typeof v0 !== "string") return INVALID;
@@ -2486,8 +2486,8 @@ for (const k in input) {
   v3[k] = input[k];
 }
 return v3;
-})(util.codePointLength, new Set(["tab_id", "kind"]));
-const unit46 = ((c0) => (input) => {
+})(util.codePointLength, new Set(["tab_id", "kind"])));
+const unit46 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["index"];
 if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
@@ -2504,8 +2504,8 @@ for (const k in input) {
   v3[k] = input[k];
 }
 return v3;
-})(new Set(["index", "text", "kind"]));
-const unit47 = ((c0, c1, c2, c3) => (input) => {
+})(new Set(["index", "text", "kind"])));
+const unit47 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["task"];
 if (typeof v0 !== "string") return INVALID;
@@ -2551,8 +2551,8 @@ for (const k in input) {
   v9[k] = input[k];
 }
 return v9;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[31]._zod.def.shape["isolation"]._zod.def.defaultValue, util.shallowClone, new Set(["worktree", "shared"]), new Set(["task", "title", "isolation", "kind"]));
-const unit48 = ((c0, c1, c2, c3) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[31]._zod.def.shape["isolation"]._zod.def.defaultValue, util.shallowClone, new Set(["worktree", "shared"]), new Set(["task", "title", "isolation", "kind"])));
+const unit48 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -2648,8 +2648,8 @@ for (const k in input) {
   v26[k] = input[k];
 }
 return v26;
-})(new Set(["spawn", "delegate"]), util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["command", "ids", "agent_types", "tasks", "kind"]));
-const unit49 = ((c0, c1) => (input) => {
+})(new Set(["spawn", "delegate"]), util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["command", "ids", "agent_types", "tasks", "kind"])));
+const unit49 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -2766,8 +2766,8 @@ for (const k in input) {
   v26[k] = input[k];
 }
 return v26;
-})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), new Set(["command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "kind"]));
-const unit50 = ((c0, c1, c2) => (input) => {
+})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), new Set(["command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "kind"])));
+const unit50 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["file_path"];
 if (typeof v0 !== "string") return INVALID;
@@ -2798,8 +2798,8 @@ for (const k in input) {
   v7[k] = input[k];
 }
 return v7;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[34]._zod.def.shape["expected_replacements"]._zod.def.defaultValue, util.shallowClone, new Set(["file_path", "old_string", "new_string", "expected_replacements", "kind"]));
-const unit51 = ((c0, c1, c2, c3) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[34]._zod.def.shape["expected_replacements"]._zod.def.defaultValue, util.shallowClone, new Set(["file_path", "old_string", "new_string", "expected_replacements", "kind"])));
+const unit51 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["dir_path"];
 let v1 = (() => {
@@ -2834,8 +2834,8 @@ for (const k in input) {
   v7[k] = input[k];
 }
 return v7;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[35]._zod.def.shape["dir_path"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[35]._zod.def.shape["recursive"]._zod.def.defaultValue, new Set(["dir_path", "recursive", "kind"]));
-const unit52 = ((c0) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[35]._zod.def.shape["dir_path"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[35]._zod.def.shape["recursive"]._zod.def.defaultValue, new Set(["dir_path", "recursive", "kind"])));
+const unit52 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["file_path"];
 if (typeof v0 !== "string") return INVALID;
@@ -2890,8 +2890,8 @@ for (const k in input) {
   v10[k] = input[k];
 }
 return v10;
-})(new Set(["file_path", "offset", "limit", "kind"]));
-const unit53 = ((c0) => (input) => {
+})(new Set(["file_path", "offset", "limit", "kind"])));
+const unit53 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["file_path"];
 if (typeof v0 !== "string") return INVALID;
@@ -2906,8 +2906,8 @@ for (const k in input) {
   v3[k] = input[k];
 }
 return v3;
-})(new Set(["file_path", "content", "kind"]));
-const unit54 = ((c0) => (input) => {
+})(new Set(["file_path", "content", "kind"])));
+const unit54 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["pattern"];
 if (typeof v0 !== "string") return INVALID;
@@ -2940,8 +2940,8 @@ for (const k in input) {
   v6[k] = input[k];
 }
 return v6;
-})(new Set(["pattern", "path", "kind"]));
-const unit55 = ((c0) => (input) => {
+})(new Set(["pattern", "path", "kind"])));
+const unit55 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["pattern"];
 if (typeof v0 !== "string") return INVALID;
@@ -2992,8 +2992,8 @@ for (const k in input) {
   v10[k] = input[k];
 }
 return v10;
-})(new Set(["pattern", "path", "include", "kind"]));
-const unit56 = ((c0, c1) => (input) => {
+})(new Set(["pattern", "path", "include", "kind"])));
+const unit56 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -3110,8 +3110,8 @@ for (const k in input) {
   v26[k] = input[k];
 }
 return v26;
-})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), new Set(["command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "kind"]));
-const unit57 = ((c0, c1, c2) => (input) => {
+})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), new Set(["command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "kind"])));
+const unit57 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 let v1 = (() => {
@@ -3175,8 +3175,8 @@ for (const k in input) {
   v13[k] = input[k];
 }
 return v13;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[41]._zod.def.shape["subagent_type"]._zod.def.defaultValue, util.shallowClone, new Set(["description", "prompt", "subagent_type", "resume", "kind"]));
-const unit58 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[41]._zod.def.shape["subagent_type"]._zod.def.defaultValue, util.shallowClone, new Set(["description", "prompt", "subagent_type", "resume", "kind"])));
+const unit58 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 let v1 = (() => {
@@ -3218,8 +3218,8 @@ for (const k in input) {
   v11[k] = input[k];
 }
 return v11;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, new Set(["command", "task_list", "kind"]));
-const unit59 = ((c0, c1, c2, c3) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, new Set(["command", "task_list", "kind"])));
+const unit59 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (typeof v0 !== "string") return INVALID;
@@ -3279,8 +3279,8 @@ for (const k in input) {
   v12[k] = input[k];
 }
 return v12;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, new Set(["command", "is_input", "timeout", "reset", "kind"]));
-const unit60 = ((c0, c1, c2) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, new Set(["command", "is_input", "timeout", "reset", "kind"])));
+const unit60 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["name"];
 if (typeof v0 !== "string") return INVALID;
@@ -3310,8 +3310,8 @@ for (const k in input) {
   v6[k] = input[k];
 }
 return v6;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[44]._zod.def.shape["max_concurrency"]._zod.def.defaultValue, util.shallowClone, new Set(["name", "script", "max_concurrency", "kind"]));
-const unit61 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.options[44]._zod.def.shape["max_concurrency"]._zod.def.defaultValue, util.shallowClone, new Set(["name", "script", "max_concurrency", "kind"])));
+const unit61 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46) => (input) => {
 let v0;
 v0 = (() => {
   const v1 = input?.["kind"];
@@ -3560,8 +3560,8 @@ if (v0 === INVALID) v0 = (() => {
 })();
 if (v0 === INVALID) return INVALID;
 return v0;
-})(unit15, unit16, unit17, unit19, unit20, unit21, unit22, unit23, unit24, unit25, unit26, unit27, unit28, unit29, unit30, unit31, unit32, unit33, unit34, unit35, unit36, unit37, unit38, unit39, unit40, unit41, unit42, unit43, unit44, unit45, unit46, unit47, unit48, unit49, unit50, unit51, unit52, unit53, unit54, unit55, unit56, unit57, unit58, unit59, unit60, new Set(["kind"]), transformHelper(lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[1]._zod.def.out._zod.def.transform));
-const unit62 = ((c0, c1) => (input) => {
+})(unit15, unit16, unit17, unit19, unit20, unit21, unit22, unit23, unit24, unit25, unit26, unit27, unit28, unit29, unit30, unit31, unit32, unit33, unit34, unit35, unit36, unit37, unit38, unit39, unit40, unit41, unit42, unit43, unit44, unit45, unit46, unit47, unit48, unit49, unit50, unit51, unit52, unit53, unit54, unit55, unit56, unit57, unit58, unit59, unit60, new Set(["kind"]), transformHelper(lenientSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[1]._zod.def.out._zod.def.transform)));
+const unit62 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 if (typeof v0 !== "string") return INVALID;
@@ -3600,8 +3600,8 @@ for (const k in input) {
   v8[k] = input[k];
 }
 return v8;
-})(new Set(["completion", "responses"]), new Set(["id", "name", "arguments", "origin", "responses_item_id"]));
-const unit63 = ((c0, c1, c2, c3, c4) => (input) => {
+})(new Set(["completion", "responses"]), new Set(["id", "name", "arguments", "origin", "responses_item_id"])));
+const unit63 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["score"];
 if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
@@ -3664,8 +3664,8 @@ for (const k in input) {
   v15[k] = input[k];
 }
 return v15;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["critic_result"]._zod.def.innerType._zod.def.innerType._zod.def.shape["message"]._zod.def.defaultValue, util.shallowClone, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["score", "message", "metadata"]));
-const unit64 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["critic_result"]._zod.def.innerType._zod.def.innerType._zod.def.shape["message"]._zod.def.defaultValue, util.shallowClone, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["score", "message", "metadata"])));
+const unit64 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -3884,8 +3884,8 @@ for (const k in input) {
   v57[k] = input[k];
 }
 return v57;
-})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit10, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.defaultValue, unit13, unit14, unit61, unit62, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), unit63, new Set(["id", "timestamp", "parent_id", "source", "thought", "reasoning_content", "thinking_blocks", "responses_reasoning_item", "action", "tool_name", "tool_call_id", "tool_call", "llm_response_id", "security_risk", "critic_result", "summary", "kind"]));
-const unit65 = ((c0, c1, c2, c3) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit10, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.defaultValue, unit13, unit14, unit61, unit62, () => lenientSchemas.Event._zod.def.options[9]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), unit63, new Set(["id", "timestamp", "parent_id", "source", "thought", "reasoning_content", "thinking_blocks", "responses_reasoning_item", "action", "tool_name", "tool_call_id", "tool_call", "llm_response_id", "security_risk", "critic_result", "summary", "kind"])));
+const unit65 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["cache_prompt"];
 let v1 = (() => {
@@ -3926,8 +3926,8 @@ for (const k in input) {
   v10[k] = input[k];
 }
 return v10;
-})(() => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["cache_prompt"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["type"]._zod.def.defaultValue, new Set(["cache_prompt", "type", "image_urls"]));
-const unit66 = ((c0, c1) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["cache_prompt"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["type"]._zod.def.defaultValue, new Set(["cache_prompt", "type", "image_urls"])));
+const unit66 = lazy(() => ((c0, c1) => (input) => {
 let v0;
 v0 = (() => {
   const v1 = c0(input);
@@ -3941,8 +3941,8 @@ if (v0 === INVALID) v0 = (() => {
 })();
 if (v0 === INVALID) return INVALID;
 return v0;
-})(unit10, unit65);
-const unit67 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16) => (input) => {
+})(unit10, unit65));
+const unit67 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -4245,8 +4245,8 @@ for (const k in input) {
   v80[k] = input[k];
 }
 return v80;
-})(() => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["user", "system", "assistant", "tool"]), () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.defaultValue, unit66, unit62, () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["thinking_blocks"]._zod.def.defaultValue, unit13, unit14, new Set(["role", "content", "tool_calls", "tool_call_id", "name", "reasoning_content", "thinking_blocks", "responses_reasoning_item"]), () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["activated_skills"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["extended_content"]._zod.def.defaultValue, unit10, unit63, new Set(["id", "timestamp", "parent_id", "source", "llm_message", "llm_response_id", "activated_skills", "extended_content", "sender", "critic_result", "kind"]));
-const unit68 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["user", "system", "assistant", "tool"]), () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.defaultValue, unit66, unit62, () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["thinking_blocks"]._zod.def.defaultValue, unit13, unit14, new Set(["role", "content", "tool_calls", "tool_call_id", "name", "reasoning_content", "thinking_blocks", "responses_reasoning_item"]), () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["activated_skills"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[10]._zod.def.shape["extended_content"]._zod.def.defaultValue, unit10, unit63, new Set(["id", "timestamp", "parent_id", "source", "llm_message", "llm_response_id", "activated_skills", "extended_content", "sender", "critic_result", "kind"])));
+const unit68 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -4343,8 +4343,8 @@ for (const k in input) {
   v22[k] = input[k];
 }
 return v22;
-})(() => lenientSchemas.Event._zod.def.options[11]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[11]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[11]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit5, new Set(["id", "timestamp", "parent_id", "source", "tool_name", "tool_call_id", "error", "classification", "kind"]));
-const unit69 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[11]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[11]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[11]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit5, new Set(["id", "timestamp", "parent_id", "source", "tool_name", "tool_call_id", "error", "classification", "kind"])));
+const unit69 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4388,8 +4388,8 @@ for (const k in input) {
   v12[k] = input[k];
 }
 return v12;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "tool_name", "kind"]));
-const unit70 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "tool_name", "kind"])));
+const unit70 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4488,8 +4488,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "chosen_class", "model", "active_model", "kind"]));
-const unit71 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "chosen_class", "model", "active_model", "kind"])));
+const unit71 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4531,8 +4531,8 @@ for (const k in input) {
   v11[k] = input[k];
 }
 return v11;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "kind"]));
-const unit72 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "kind"])));
+const unit72 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4576,8 +4576,8 @@ for (const k in input) {
   v12[k] = input[k];
 }
 return v12;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "skill_name", "kind"]));
-const unit73 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "skill_name", "kind"])));
+const unit73 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4661,8 +4661,8 @@ for (const k in input) {
   v20[k] = input[k];
 }
 return v20;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "profile_name", "reason", "active_model", "kind"]));
-const unit74 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "profile_name", "reason", "active_model", "kind"])));
+const unit74 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4704,8 +4704,8 @@ for (const k in input) {
   v11[k] = input[k];
 }
 return v11;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "kind"]));
-const unit75 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "kind"])));
+const unit75 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4829,8 +4829,8 @@ for (const k in input) {
   v29[k] = input[k];
 }
 return v29;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "image_index", "question", "profile_name", "model", "base_url", "answer", "kind"]));
-const unit76 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "image_index", "question", "profile_name", "model", "base_url", "answer", "kind"])));
+const unit76 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4872,8 +4872,8 @@ for (const k in input) {
   v11[k] = input[k];
 }
 return v11;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "kind"]));
-const unit77 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "kind"])));
+const unit77 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4915,8 +4915,8 @@ for (const k in input) {
   v11[k] = input[k];
 }
 return v11;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "kind"]));
-const unit78 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "kind"])));
+const unit78 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -4997,8 +4997,8 @@ for (const k in input) {
   v19[k] = input[k];
 }
 return v19;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "screenshot_data", "full_output_save_dir", "kind"]));
-const unit79 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "screenshot_data", "full_output_save_dir", "kind"])));
+const unit79 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5169,8 +5169,8 @@ for (const k in input) {
   v39[k] = input[k];
 }
 return v39;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["worktree", "shared"]), new Set(["content", "is_error", "conversation_id", "parent_conversation_id", "status", "title", "url", "workspace", "isolation", "kind"]));
-const unit80 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["worktree", "shared"]), new Set(["content", "is_error", "conversation_id", "parent_conversation_id", "status", "title", "url", "workspace", "isolation", "kind"])));
+const unit80 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5214,8 +5214,8 @@ for (const k in input) {
   v12[k] = input[k];
 }
 return v12;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["spawn", "delegate"]), new Set(["content", "is_error", "command", "kind"]));
-const unit81 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["spawn", "delegate"]), new Set(["content", "is_error", "command", "kind"])));
+const unit81 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5330,8 +5330,8 @@ for (const k in input) {
   v27[k] = input[k];
 }
 return v27;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[12]._zod.def.shape["prev_exist"]._zod.def.defaultValue, new Set(["content", "is_error", "command", "path", "prev_exist", "old_content", "new_content", "kind"]));
-const unit82 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[12]._zod.def.shape["prev_exist"]._zod.def.defaultValue, new Set(["content", "is_error", "command", "path", "prev_exist", "old_content", "new_content", "kind"])));
+const unit82 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5457,8 +5457,8 @@ for (const k in input) {
   v29[k] = input[k];
 }
 return v29;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[13]._zod.def.shape["is_new_file"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[13]._zod.def.shape["replacements_made"]._zod.def.defaultValue, new Set(["content", "is_error", "file_path", "is_new_file", "replacements_made", "old_content", "new_content", "kind"]));
-const unit83 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[13]._zod.def.shape["is_new_file"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[13]._zod.def.shape["replacements_made"]._zod.def.defaultValue, new Set(["content", "is_error", "file_path", "is_new_file", "replacements_made", "old_content", "new_content", "kind"])));
+const unit83 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5584,8 +5584,8 @@ for (const k in input) {
   v33[k] = input[k];
 }
 return v33;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[14]._zod.def.shape["entries"]._zod.def.defaultValue, new Set(["name", "path", "is_directory", "size", "modified_time"]), () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[14]._zod.def.shape["total_count"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[14]._zod.def.shape["is_truncated"]._zod.def.defaultValue, new Set(["content", "is_error", "dir_path", "entries", "total_count", "is_truncated", "kind"]));
-const unit84 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[14]._zod.def.shape["entries"]._zod.def.defaultValue, new Set(["name", "path", "is_directory", "size", "modified_time"]), () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[14]._zod.def.shape["total_count"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[14]._zod.def.shape["is_truncated"]._zod.def.defaultValue, new Set(["content", "is_error", "dir_path", "entries", "total_count", "is_truncated", "kind"])));
+const unit84 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5706,8 +5706,8 @@ for (const k in input) {
   v29[k] = input[k];
 }
 return v29;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[15]._zod.def.shape["file_content"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[15]._zod.def.shape["is_truncated"]._zod.def.defaultValue, new Set(["content", "is_error", "file_path", "file_content", "is_truncated", "lines_shown", "total_lines", "kind"]));
-const unit85 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[15]._zod.def.shape["file_content"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[15]._zod.def.shape["is_truncated"]._zod.def.defaultValue, new Set(["content", "is_error", "file_path", "file_content", "is_truncated", "lines_shown", "total_lines", "kind"])));
+const unit85 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5819,8 +5819,8 @@ for (const k in input) {
   v26[k] = input[k];
 }
 return v26;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[16]._zod.def.shape["is_new_file"]._zod.def.defaultValue, new Set(["content", "is_error", "file_path", "is_new_file", "old_content", "new_content", "kind"]));
-const unit86 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[16]._zod.def.shape["is_new_file"]._zod.def.defaultValue, new Set(["content", "is_error", "file_path", "is_new_file", "old_content", "new_content", "kind"])));
+const unit86 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5886,8 +5886,8 @@ for (const k in input) {
   v20[k] = input[k];
 }
 return v20;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[17]._zod.def.shape["truncated"]._zod.def.defaultValue, new Set(["content", "is_error", "files", "pattern", "search_path", "truncated", "kind"]));
-const unit87 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[17]._zod.def.shape["truncated"]._zod.def.defaultValue, new Set(["content", "is_error", "files", "pattern", "search_path", "truncated", "kind"])));
+const unit87 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -5978,8 +5978,8 @@ for (const k in input) {
   v24[k] = input[k];
 }
 return v24;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[18]._zod.def.shape["truncated"]._zod.def.defaultValue, new Set(["content", "is_error", "matches", "pattern", "search_path", "include_pattern", "truncated", "kind"]));
-const unit88 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[18]._zod.def.shape["truncated"]._zod.def.defaultValue, new Set(["content", "is_error", "matches", "pattern", "search_path", "include_pattern", "truncated", "kind"])));
+const unit88 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -6094,8 +6094,8 @@ for (const k in input) {
   v27[k] = input[k];
 }
 return v27;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[12]._zod.def.shape["prev_exist"]._zod.def.defaultValue, new Set(["content", "is_error", "command", "path", "prev_exist", "old_content", "new_content", "kind"]));
-const unit89 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[12]._zod.def.shape["prev_exist"]._zod.def.defaultValue, new Set(["content", "is_error", "command", "path", "prev_exist", "old_content", "new_content", "kind"])));
+const unit89 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -6143,8 +6143,8 @@ for (const k in input) {
   v14[k] = input[k];
 }
 return v14;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "task_id", "subagent", "status", "kind"]));
-const unit90 = ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["content", "is_error", "task_id", "subagent", "status", "kind"])));
+const unit90 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -6207,8 +6207,8 @@ for (const k in input) {
   v19[k] = input[k];
 }
 return v19;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "plan"]), () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[21]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, new Set(["content", "is_error", "command", "task_list", "kind"]));
-const unit91 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "plan"]), () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[21]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, new Set(["content", "is_error", "command", "task_list", "kind"])));
+const unit91 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["exit_code"];
 let v1 = (() => {
@@ -6343,8 +6343,8 @@ for (const k in input) {
   v28[k] = input[k];
 }
 return v28;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["metadata"]._zod.def.innerType._zod.def.shape["exit_code"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["metadata"]._zod.def.innerType._zod.def.shape["pid"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["metadata"]._zod.def.innerType._zod.def.shape["prefix"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["metadata"]._zod.def.innerType._zod.def.shape["suffix"]._zod.def.defaultValue, new Set(["exit_code", "pid", "username", "hostname", "working_dir", "py_interpreter_path", "prefix", "suffix"]));
-const unit92 = ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["metadata"]._zod.def.innerType._zod.def.shape["exit_code"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["metadata"]._zod.def.innerType._zod.def.shape["pid"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["metadata"]._zod.def.innerType._zod.def.shape["prefix"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["metadata"]._zod.def.innerType._zod.def.shape["suffix"]._zod.def.defaultValue, new Set(["exit_code", "pid", "username", "hostname", "working_dir", "py_interpreter_path", "prefix", "suffix"])));
+const unit92 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -6471,8 +6471,8 @@ for (const k in input) {
   v30[k] = input[k];
 }
 return v30;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["command"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["timeout"]._zod.def.defaultValue, unit91, new Set(["content", "is_error", "command", "exit_code", "timeout", "metadata", "full_output_save_dir", "kind"]));
-const unit93 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["command"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[22]._zod.def.shape["timeout"]._zod.def.defaultValue, unit91, new Set(["content", "is_error", "command", "exit_code", "timeout", "metadata", "full_output_save_dir", "kind"])));
+const unit93 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -6518,8 +6518,8 @@ for (const k in input) {
   v13[k] = input[k];
 }
 return v13;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["completed", "error"]), new Set(["content", "is_error", "name", "status", "kind"]));
-const unit94 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit66, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["completed", "error"]), new Set(["content", "is_error", "name", "status", "kind"])));
+const unit94 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25) => (input) => {
 let v0;
 v0 = (() => {
   const v1 = input?.["kind"];
@@ -6663,8 +6663,8 @@ if (v0 === INVALID) v0 = (() => {
 })();
 if (v0 === INVALID) return INVALID;
 return v0;
-})(unit69, unit70, unit71, unit72, unit73, unit74, unit75, unit76, unit77, unit78, unit79, unit80, unit81, unit82, unit83, unit84, unit85, unit86, unit87, unit88, unit89, unit90, unit92, unit93, new Set(["kind"]), transformHelper(lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[1]._zod.def.out._zod.def.transform));
-const unit95 = ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
+})(unit69, unit70, unit71, unit72, unit73, unit74, unit75, unit76, unit77, unit78, unit79, unit80, unit81, unit82, unit83, unit84, unit85, unit86, unit87, unit88, unit89, unit90, unit92, unit93, new Set(["kind"]), transformHelper(lenientSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[1]._zod.def.out._zod.def.transform)));
+const unit95 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -6768,8 +6768,8 @@ for (const k in input) {
   v26[k] = input[k];
 }
 return v26;
-})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit94, unit10, new Set(["id", "timestamp", "parent_id", "source", "tool_name", "tool_call_id", "observation", "action_id", "extended_content", "kind"]));
-const unit96 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[12]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit94, unit10, new Set(["id", "timestamp", "parent_id", "source", "tool_name", "tool_call_id", "observation", "action_id", "extended_content", "kind"])));
+const unit96 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -6873,8 +6873,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(() => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["rejection_reason"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["rejection_source"]._zod.def.defaultValue, new Set(["user", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "tool_name", "tool_call_id", "rejection_reason", "rejection_source", "action_id", "kind"]));
-const unit97 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["rejection_reason"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[13]._zod.def.shape["rejection_source"]._zod.def.defaultValue, new Set(["user", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "tool_name", "tool_call_id", "rejection_reason", "rejection_source", "action_id", "kind"])));
+const unit97 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["title"];
 let v1 = (() => {
@@ -6953,8 +6953,8 @@ for (const k in input) {
   v16[k] = input[k];
 }
 return v16;
-})(() => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[0]._zod.def.options[0]._zod.def.shape["annotations"]._zod.def.innerType._zod.def.innerType._zod.def.shape["readOnlyHint"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[0]._zod.def.options[0]._zod.def.shape["annotations"]._zod.def.innerType._zod.def.innerType._zod.def.shape["destructiveHint"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[0]._zod.def.options[0]._zod.def.shape["annotations"]._zod.def.innerType._zod.def.innerType._zod.def.shape["idempotentHint"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[0]._zod.def.options[0]._zod.def.shape["annotations"]._zod.def.innerType._zod.def.innerType._zod.def.shape["openWorldHint"]._zod.def.defaultValue, new Set(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]));
-const unit98 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[0]._zod.def.options[0]._zod.def.shape["annotations"]._zod.def.innerType._zod.def.innerType._zod.def.shape["readOnlyHint"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[0]._zod.def.options[0]._zod.def.shape["annotations"]._zod.def.innerType._zod.def.innerType._zod.def.shape["destructiveHint"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[0]._zod.def.options[0]._zod.def.shape["annotations"]._zod.def.innerType._zod.def.innerType._zod.def.shape["idempotentHint"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[0]._zod.def.options[0]._zod.def.shape["annotations"]._zod.def.innerType._zod.def.innerType._zod.def.shape["openWorldHint"]._zod.def.defaultValue, new Set(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"])));
+const unit98 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["name"];
 if (typeof v0 !== "string") return INVALID;
@@ -7314,8 +7314,8 @@ for (const k in input) {
   v90[k] = input[k];
 }
 return v90;
-})(util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["src", "mimeType", "sizes"]), new Set(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]), new Set(["forbidden", "optional", "required"]), new Set(["taskSupport"]), new Set(["name", "title", "description", "inputSchema", "outputSchema", "icons", "annotations", "_meta", "execution"]));
-const unit99 = ((c0, c1, c2, c3, c4) => (input) => {
+})(util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["src", "mimeType", "sizes"]), new Set(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]), new Set(["forbidden", "optional", "required"]), new Set(["taskSupport"]), new Set(["name", "title", "description", "inputSchema", "outputSchema", "icons", "annotations", "_meta", "execution"])));
+const unit99 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -7410,8 +7410,8 @@ for (const k in input) {
   v25[k] = input[k];
 }
 return v25;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, unit98, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "mcp_tool", "kind"]));
-const unit100 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, unit98, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "mcp_tool", "kind"])));
+const unit100 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -7501,8 +7501,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit101 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit101 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -7592,8 +7592,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit102 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit102 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -7683,8 +7683,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit103 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit103 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -7774,8 +7774,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit104 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit104 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -7865,8 +7865,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit105 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit105 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -7956,8 +7956,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit106 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit106 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8067,8 +8067,8 @@ for (const k in input) {
   v31[k] = input[k];
 }
 return v31;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "client_tool_name", "input_schema", "kind"]));
-const unit107 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "client_tool_name", "input_schema", "kind"])));
+const unit107 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8158,8 +8158,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit108 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit108 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8249,8 +8249,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit109 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit109 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8340,8 +8340,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit110 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit110 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8431,8 +8431,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit111 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit111 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8522,8 +8522,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit112 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit112 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8613,8 +8613,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit113 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit113 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8704,8 +8704,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit114 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit114 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8795,8 +8795,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit115 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit115 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8886,8 +8886,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit116 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit116 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -8977,8 +8977,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit117 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit117 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9068,8 +9068,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit118 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit118 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9159,8 +9159,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit119 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit119 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9250,8 +9250,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit120 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit120 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9341,8 +9341,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit121 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit121 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9432,8 +9432,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit122 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit122 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9523,8 +9523,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit123 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit123 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9614,8 +9614,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit124 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit124 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9705,8 +9705,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit125 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit125 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9796,8 +9796,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit126 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit126 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9887,8 +9887,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit127 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit127 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -9978,8 +9978,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit128 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit128 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10069,8 +10069,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit129 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit129 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10160,8 +10160,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit130 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit130 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10251,8 +10251,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit131 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit131 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10342,8 +10342,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit132 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit132 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10433,8 +10433,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit133 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit133 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10524,8 +10524,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit134 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit134 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10615,8 +10615,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit135 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit135 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10706,8 +10706,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit136 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit136 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10797,8 +10797,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit137 = ((c0, c1, c2, c3) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit137 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 if (typeof v0 !== "string") return INVALID;
@@ -10888,8 +10888,8 @@ for (const k in input) {
   v23[k] = input[k];
 }
 return v23;
-})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"]));
-const unit138 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48) => (input) => {
+})(unit97, util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["description", "action_type", "observation_type", "annotations", "meta", "title", "kind"])));
+const unit138 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -11207,8 +11207,8 @@ for (const k in input) {
   v70[k] = input[k];
 }
 return v70;
-})(() => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit10, unit99, unit100, unit101, unit102, unit103, unit104, unit105, unit106, unit107, unit108, unit109, unit110, unit111, unit112, unit113, unit114, unit115, unit116, unit117, unit118, unit119, unit120, unit121, unit122, unit123, unit124, unit125, unit126, unit127, unit128, unit129, unit130, unit131, unit132, unit133, unit134, unit135, unit136, unit137, new Set(["kind"]), transformHelper(lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[1]._zod.def.out._zod.def.transform), unit10, new Set(["id", "timestamp", "parent_id", "source", "system_prompt", "tools", "dynamic_context", "kind"]));
-const unit139 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[14]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit10, unit99, unit100, unit101, unit102, unit103, unit104, unit105, unit106, unit107, unit108, unit109, unit110, unit111, unit112, unit113, unit114, unit115, unit116, unit117, unit118, unit119, unit120, unit121, unit122, unit123, unit124, unit125, unit126, unit127, unit128, unit129, unit130, unit131, unit132, unit133, unit134, unit135, unit136, unit137, new Set(["kind"]), transformHelper(lenientSchemas.Event._zod.def.options[14]._zod.def.shape["tools"]._zod.def.element._zod.def.options[1]._zod.def.out._zod.def.transform), unit10, new Set(["id", "timestamp", "parent_id", "source", "system_prompt", "tools", "dynamic_context", "kind"])));
+const unit139 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -11344,8 +11344,8 @@ for (const k in input) {
   v38[k] = input[k];
 }
 return v38;
-})(() => lenientSchemas.Event._zod.def.options[15]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[15]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[15]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["id", "timestamp", "parent_id", "source", "analyzer", "policy", "risks", "details", "kind"]));
-const unit140 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[15]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[15]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[15]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), new Set(["id", "timestamp", "parent_id", "source", "analyzer", "policy", "risks", "details", "kind"])));
+const unit140 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -11450,8 +11450,8 @@ for (const k in input) {
   v22[k] = input[k];
 }
 return v22;
-})(() => lenientSchemas.Event._zod.def.options[16]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[16]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[16]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "content", "reasoning_content", "kind"]));
-const unit141 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[16]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[16]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[16]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "content", "reasoning_content", "kind"])));
+const unit141 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -11530,8 +11530,8 @@ for (const k in input) {
   v20[k] = input[k];
 }
 return v20;
-})(() => lenientSchemas.Event._zod.def.options[17]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[17]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "prompt_token_ids", "response_token_ids", "kind"]));
-const unit142 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[17]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[17]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "prompt_token_ids", "response_token_ids", "kind"])));
+const unit142 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -11600,8 +11600,8 @@ for (const k in input) {
   v14[k] = input[k];
 }
 return v14;
-})(() => lenientSchemas.Event._zod.def.options[18]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[18]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[18]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "kind"]));
-const unit143 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[18]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[18]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[18]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "kind"])));
+const unit143 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -11670,8 +11670,8 @@ for (const k in input) {
   v14[k] = input[k];
 }
 return v14;
-})(() => lenientSchemas.Event._zod.def.options[19]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[19]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[19]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "kind"]));
-const unit144 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19) => (input) => {
+})(() => lenientSchemas.Event._zod.def.options[19]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => lenientSchemas.Event._zod.def.options[19]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => lenientSchemas.Event._zod.def.options[19]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["id", "timestamp", "parent_id", "source", "kind"])));
+const unit144 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19) => (input) => {
 const v0 = input?.["kind"];
 let v1;
 if (v0 === "ServerErrorEvent") {
@@ -11776,8 +11776,8 @@ else if (v0 === "PauseEvent") {
 }
 else { return INVALID; }
 return v1;
-})(unit0, unit1, unit2, unit3, unit4, unit6, unit7, unit8, unit9, unit64, unit67, unit68, unit95, unit96, unit138, unit139, unit140, unit141, unit142, unit143);
-const unit145 = ((c0, c1, c2, c3) => (input) => {
+})(unit0, unit1, unit2, unit3, unit4, unit6, unit7, unit8, unit9, unit64, unit67, unit68, unit95, unit96, unit138, unit139, unit140, unit141, unit142, unit143));
+const unit145 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -11840,8 +11840,8 @@ v14["code"] = v11;
 v14["detail"] = v12;
 v14["kind"] = v13;
 return v14;
-})(() => strictSchemas.Event._zod.def.options[0]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[0]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]));
-const unit146 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[0]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[0]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"])));
+const unit146 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -12020,8 +12020,8 @@ if ("content" in input) v42["content"] = v32;
 v42["is_error"] = v39;
 v42["kind"] = v41;
 return v42;
-})(() => strictSchemas.Event._zod.def.options[1]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[1]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[1]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => strictSchemas.Event._zod.def.options[1]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit147 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[1]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[1]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[1]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => strictSchemas.Event._zod.def.options[1]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit147 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -12148,8 +12148,8 @@ if ("summary_offset" in input) v29["summary_offset"] = v24;
 v29["llm_response_id"] = v27;
 v29["kind"] = v28;
 return v29;
-})(() => strictSchemas.Event._zod.def.options[2]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[2]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[2]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => strictSchemas.Event._zod.def.options[2]._zod.def.shape["forgotten_event_ids"]._zod.def.defaultValue);
-const unit148 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[2]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[2]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[2]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => strictSchemas.Event._zod.def.options[2]._zod.def.shape["forgotten_event_ids"]._zod.def.defaultValue));
+const unit148 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -12216,8 +12216,8 @@ if ("parent_id" in input) v14["parent_id"] = v7;
 v14["source"] = v11;
 v14["kind"] = v13;
 return v14;
-})(() => strictSchemas.Event._zod.def.options[3]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[3]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[3]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]));
-const unit149 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[3]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[3]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[3]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"])));
+const unit149 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -12287,8 +12287,8 @@ v15["source"] = v11;
 v15["summary"] = v13;
 v15["kind"] = v14;
 return v15;
-})(() => strictSchemas.Event._zod.def.options[4]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[4]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[4]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]));
-const unit150 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[4]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[4]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[4]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"])));
+const unit150 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (!c0.has(v0)) return INVALID;
@@ -12332,8 +12332,8 @@ v9["retryable"] = v1;
 v9["user_action"] = v3;
 if ("error_id" in input) v9["error_id"] = v6;
 return v9;
-})(new Set(["auth", "quota", "rate_limit", "config", "transient", "agent_action", "internal", "unknown"]), () => strictSchemas.Event._zod.def.options[5]._zod.def.shape["classification"]._zod.def.innerType._zod.def.innerType._zod.def.shape["user_action"]._zod.def.defaultValue, util.shallowClone, new Set(["none", "retry", "settings"]));
-const unit151 = ((c0, c1, c2, c3, c4) => (input) => {
+})(new Set(["auth", "quota", "rate_limit", "config", "transient", "agent_action", "internal", "unknown"]), () => strictSchemas.Event._zod.def.options[5]._zod.def.shape["classification"]._zod.def.innerType._zod.def.innerType._zod.def.shape["user_action"]._zod.def.defaultValue, util.shallowClone, new Set(["none", "retry", "settings"])));
+const unit151 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -12415,8 +12415,8 @@ v19["detail"] = v12;
 if ("classification" in input) v19["classification"] = v14;
 v19["kind"] = v18;
 return v19;
-})(() => strictSchemas.Event._zod.def.options[5]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[5]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit150);
-const unit152 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[5]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[5]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit150));
+const unit152 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -12510,8 +12510,8 @@ if ("key" in input) v20["key"] = v14;
 if ("value" in input) v20["value"] = v17;
 v20["kind"] = v19;
 return v20;
-})(() => strictSchemas.Event._zod.def.options[6]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[6]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[6]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]));
-const unit153 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[6]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[6]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[6]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"])));
+const unit153 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -12770,8 +12770,8 @@ if ("message_id" in input) v61["message_id"] = v47;
 if ("hook_input" in input) v61["hook_input"] = v51;
 v61["kind"] = v60;
 return v61;
-})(() => strictSchemas.Event._zod.def.options[7]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop"]), () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["blocked"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["stdout"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["stderr"]._zod.def.defaultValue, util.isPlainObject, Object.prototype.propertyIsEnumerable);
-const unit154 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[7]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop"]), () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["blocked"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["stdout"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[7]._zod.def.shape["stderr"]._zod.def.defaultValue, util.isPlainObject, Object.prototype.propertyIsEnumerable));
+const unit154 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -12870,8 +12870,8 @@ v22["model_name"] = v16;
 v22["usage_id"] = v19;
 v22["kind"] = v21;
 return v22;
-})(() => strictSchemas.Event._zod.def.options[8]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[8]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[8]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => strictSchemas.Event._zod.def.options[8]._zod.def.shape["model_name"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[8]._zod.def.shape["usage_id"]._zod.def.defaultValue);
-const unit155 = ((c0, c1, c2) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[8]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[8]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[8]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => strictSchemas.Event._zod.def.options[8]._zod.def.shape["model_name"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[8]._zod.def.shape["usage_id"]._zod.def.defaultValue));
+const unit155 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["cache_prompt"];
 let v1 = (() => {
@@ -12904,8 +12904,8 @@ for (const k in input) {
 }
 const v7 = { "cache_prompt": v1, "type": v4, "text": v6 };
 return v7;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thought"]._zod.def.element._zod.def.shape["cache_prompt"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thought"]._zod.def.element._zod.def.shape["type"]._zod.def.defaultValue);
-const unit156 = ((c0, c1, c2) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thought"]._zod.def.element._zod.def.shape["cache_prompt"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thought"]._zod.def.element._zod.def.shape["type"]._zod.def.defaultValue));
+const unit156 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["type"];
 let v1 = (() => {
@@ -12948,8 +12948,8 @@ for (const k in input) {
   v8[k] = input[k];
 }
 return v8;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.innerType._zod.def.element._zod.def.options[0]._zod.def.shape["type"]._zod.def.defaultValue, util.shallowClone, new Set(["type", "thinking", "signature"]));
-const unit157 = ((c0, c1, c2) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.innerType._zod.def.element._zod.def.options[0]._zod.def.shape["type"]._zod.def.defaultValue, util.shallowClone, new Set(["type", "thinking", "signature"])));
+const unit157 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["type"];
 let v1 = (() => {
@@ -12972,8 +12972,8 @@ for (const k in input) {
   v4[k] = input[k];
 }
 return v4;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["type"]._zod.def.defaultValue, util.shallowClone, new Set(["type", "data"]));
-const unit158 = ((c0, c1) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["type"]._zod.def.defaultValue, util.shallowClone, new Set(["type", "data"])));
+const unit158 = lazy(() => ((c0, c1) => (input) => {
 let v0;
 v0 = (() => {
   const v1 = c0(input);
@@ -12987,8 +12987,8 @@ if (v0 === INVALID) v0 = (() => {
 })();
 if (v0 === INVALID) return INVALID;
 return v0;
-})(unit156, unit157);
-const unit159 = ((c0, c1, c2) => (input) => {
+})(unit156, unit157));
+const unit159 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -13094,8 +13094,8 @@ for (const k in input) {
   v25[k] = input[k];
 }
 return v25;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["responses_reasoning_item"]._zod.def.innerType._zod.def.innerType._zod.def.shape["summary"]._zod.def.defaultValue, util.shallowClone, new Set(["id", "summary", "content", "encrypted_content", "status"]));
-const unit160 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["responses_reasoning_item"]._zod.def.innerType._zod.def.innerType._zod.def.shape["summary"]._zod.def.defaultValue, util.shallowClone, new Set(["id", "summary", "content", "encrypted_content", "status"])));
+const unit160 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -13223,8 +13223,8 @@ if ("view_range" in input) v29["view_range"] = v19;
 v29["security_risk"] = v26;
 v29["kind"] = v28;
 return v29;
-})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, util.shallowClone, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]));
-const unit161 = ((c0, c1, c2, c3) => (input) => {
+})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, util.shallowClone, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"])));
+const unit161 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -13370,8 +13370,8 @@ v33["security_risk"] = v26;
 if ("summary" in input) v33["summary"] = v29;
 v33["kind"] = v32;
 return v33;
-})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, util.shallowClone, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]));
-const unit162 = (() => (input) => {
+})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, util.shallowClone, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"])));
+const unit162 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["message"];
 if (typeof v0 !== "string") return INVALID;
@@ -13402,8 +13402,8 @@ v6["message"] = v0;
 if ("summary" in input) v6["summary"] = v2;
 v6["kind"] = v5;
 return v6;
-})();
-const unit163 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})());
+const unit163 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 let v1 = (() => {
@@ -13455,8 +13455,8 @@ for (const k in input) {
 }
 const v14 = { "command": v1, "task_list": v4, "security_risk": v11, "kind": v13 };
 return v14;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]));
-const unit164 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"])));
+const unit164 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 let v1 = (() => {
@@ -13530,8 +13530,8 @@ v18["security_risk"] = v11;
 if ("summary" in input) v18["summary"] = v14;
 v18["kind"] = v17;
 return v18;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]));
-const unit165 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"])));
+const unit165 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (typeof v0 !== "string") return INVALID;
@@ -13602,8 +13602,8 @@ v15["reset"] = v9;
 v15["security_risk"] = v12;
 v15["kind"] = v14;
 return v15;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]));
-const unit166 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"])));
+const unit166 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (typeof v0 !== "string") return INVALID;
@@ -13692,8 +13692,8 @@ v19["security_risk"] = v12;
 if ("summary" in input) v19["summary"] = v15;
 v19["kind"] = v18;
 return v19;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]));
-const unit167 = (() => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[0]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"])));
+const unit167 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["thought"];
 if (typeof v0 !== "string") return INVALID;
@@ -13724,8 +13724,8 @@ v6["thought"] = v0;
 if ("summary" in input) v6["summary"] = v2;
 v6["kind"] = v5;
 return v6;
-})();
-const unit168 = ((c0, c1, c2, c3) => (input) => {
+})());
+const unit168 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["data"];
 let v1 = (() => {
@@ -13760,8 +13760,8 @@ for (const k in input) {
 }
 const v10 = { "data": v1, "kind": v9 };
 return v10;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[8]._zod.def.shape["data"]._zod.def.defaultValue, util.shallowClone, util.isPlainObject, Object.prototype.propertyIsEnumerable);
-const unit169 = (() => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[8]._zod.def.shape["data"]._zod.def.defaultValue, util.shallowClone, util.isPlainObject, Object.prototype.propertyIsEnumerable));
+const unit169 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "ClassifyAndSwitchLLMAction") return INVALID;
@@ -13770,8 +13770,8 @@ for (const k in input) {
 }
 const v1 = { "kind": v0 };
 return v1;
-})();
-const unit170 = (() => (input) => {
+})());
+const unit170 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["message"];
 if (typeof v0 !== "string") return INVALID;
@@ -13782,8 +13782,8 @@ for (const k in input) {
 }
 const v2 = { "message": v0, "kind": v1 };
 return v2;
-})();
-const unit171 = (() => (input) => {
+})());
+const unit171 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["name"];
 if (typeof v0 !== "string") return INVALID;
@@ -13794,8 +13794,8 @@ for (const k in input) {
 }
 const v2 = { "name": v0, "kind": v1 };
 return v2;
-})();
-const unit172 = (() => (input) => {
+})());
+const unit172 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["profile_name"];
 if (typeof v0 !== "string") return INVALID;
@@ -13808,8 +13808,8 @@ for (const k in input) {
 }
 const v3 = { "profile_name": v0, "reason": v1, "kind": v2 };
 return v3;
-})();
-const unit173 = (() => (input) => {
+})());
+const unit173 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["thought"];
 if (typeof v0 !== "string") return INVALID;
@@ -13820,8 +13820,8 @@ for (const k in input) {
 }
 const v2 = { "thought": v0, "kind": v1 };
 return v2;
-})();
-const unit174 = ((c0) => (input) => {
+})());
+const unit174 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["image_index"];
 if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
@@ -13859,8 +13859,8 @@ v8["question"] = v1;
 if ("profile_name" in input) v8["profile_name"] = v4;
 v8["kind"] = v7;
 return v8;
-})(util.codePointLength);
-const unit175 = (() => (input) => {
+})(util.codePointLength));
+const unit175 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["question"];
 if (typeof v0 !== "string") return INVALID;
@@ -13891,8 +13891,8 @@ v6["question"] = v0;
 if ("context" in input) v6["context"] = v2;
 v6["kind"] = v5;
 return v6;
-})();
-const unit176 = (() => (input) => {
+})());
+const unit176 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserAction") return INVALID;
@@ -13901,8 +13901,8 @@ for (const k in input) {
 }
 const v1 = { "kind": v0 };
 return v1;
-})();
-const unit177 = ((c0, c1) => (input) => {
+})());
+const unit177 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["index"];
 if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
@@ -13927,8 +13927,8 @@ for (const k in input) {
 }
 const v5 = { "index": v0, "new_tab": v2, "kind": v4 };
 return v5;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[17]._zod.def.shape["new_tab"]._zod.def.defaultValue, util.shallowClone);
-const unit178 = ((c0) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[17]._zod.def.shape["new_tab"]._zod.def.defaultValue, util.shallowClone));
+const unit178 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["tab_id"];
 if (typeof v0 !== "string") return INVALID;
@@ -13941,8 +13941,8 @@ for (const k in input) {
 }
 const v3 = { "tab_id": v0, "kind": v2 };
 return v3;
-})(util.codePointLength);
-const unit179 = ((c0, c1, c2) => (input) => {
+})(util.codePointLength));
+const unit179 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["extract_links"];
 let v1 = (() => {
@@ -13977,8 +13977,8 @@ for (const k in input) {
 }
 const v7 = { "extract_links": v1, "start_from_char": v4, "kind": v6 };
 return v7;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[19]._zod.def.shape["extract_links"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[19]._zod.def.shape["start_from_char"]._zod.def.defaultValue);
-const unit180 = ((c0, c1) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[19]._zod.def.shape["extract_links"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[19]._zod.def.shape["start_from_char"]._zod.def.defaultValue));
+const unit180 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["include_screenshot"];
 let v1 = (() => {
@@ -13999,8 +13999,8 @@ for (const k in input) {
 }
 const v4 = { "include_screenshot": v1, "kind": v3 };
 return v4;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[20]._zod.def.shape["include_screenshot"]._zod.def.defaultValue, util.shallowClone);
-const unit181 = (() => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[20]._zod.def.shape["include_screenshot"]._zod.def.defaultValue, util.shallowClone));
+const unit181 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserGetStorageAction") return INVALID;
@@ -14009,8 +14009,8 @@ for (const k in input) {
 }
 const v1 = { "kind": v0 };
 return v1;
-})();
-const unit182 = (() => (input) => {
+})());
+const unit182 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserGoBackAction") return INVALID;
@@ -14019,8 +14019,8 @@ for (const k in input) {
 }
 const v1 = { "kind": v0 };
 return v1;
-})();
-const unit183 = (() => (input) => {
+})());
+const unit183 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserListTabsAction") return INVALID;
@@ -14029,8 +14029,8 @@ for (const k in input) {
 }
 const v1 = { "kind": v0 };
 return v1;
-})();
-const unit184 = ((c0, c1) => (input) => {
+})());
+const unit184 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["url"];
 if (typeof v0 !== "string") return INVALID;
@@ -14053,8 +14053,8 @@ for (const k in input) {
 }
 const v5 = { "url": v0, "new_tab": v2, "kind": v4 };
 return v5;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[24]._zod.def.shape["new_tab"]._zod.def.defaultValue, util.shallowClone);
-const unit185 = ((c0, c1, c2) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[24]._zod.def.shape["new_tab"]._zod.def.defaultValue, util.shallowClone));
+const unit185 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["direction"];
 let v1 = (() => {
@@ -14075,8 +14075,8 @@ for (const k in input) {
 }
 const v4 = { "direction": v1, "kind": v3 };
 return v4;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[25]._zod.def.shape["direction"]._zod.def.defaultValue, util.shallowClone, new Set(["up", "down"]));
-const unit186 = ((c0, c1) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[25]._zod.def.shape["direction"]._zod.def.defaultValue, util.shallowClone, new Set(["up", "down"])));
+const unit186 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["storage_state"];
 if (!c0(v0)) return INVALID;
@@ -14101,8 +14101,8 @@ for (const k in input) {
 }
 const v8 = { "storage_state": v1, "kind": v7 };
 return v8;
-})(util.isPlainObject, Object.prototype.propertyIsEnumerable);
-const unit187 = (() => (input) => {
+})(util.isPlainObject, Object.prototype.propertyIsEnumerable));
+const unit187 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserStartRecordingAction") return INVALID;
@@ -14111,8 +14111,8 @@ for (const k in input) {
 }
 const v1 = { "kind": v0 };
 return v1;
-})();
-const unit188 = (() => (input) => {
+})());
+const unit188 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["kind"];
 if (v0 !== "BrowserStopRecordingAction") return INVALID;
@@ -14121,8 +14121,8 @@ for (const k in input) {
 }
 const v1 = { "kind": v0 };
 return v1;
-})();
-const unit189 = ((c0) => (input) => {
+})());
+const unit189 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["tab_id"];
 if (typeof v0 !== "string") return INVALID;
@@ -14135,8 +14135,8 @@ for (const k in input) {
 }
 const v3 = { "tab_id": v0, "kind": v2 };
 return v3;
-})(util.codePointLength);
-const unit190 = (() => (input) => {
+})(util.codePointLength));
+const unit190 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["index"];
 if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
@@ -14151,8 +14151,8 @@ for (const k in input) {
 }
 const v3 = { "index": v0, "text": v1, "kind": v2 };
 return v3;
-})();
-const unit191 = ((c0, c1, c2) => (input) => {
+})());
+const unit191 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["task"];
 if (typeof v0 !== "string") return INVALID;
@@ -14196,8 +14196,8 @@ if ("title" in input) v9["title"] = v2;
 v9["isolation"] = v6;
 v9["kind"] = v8;
 return v9;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[31]._zod.def.shape["isolation"]._zod.def.defaultValue, util.shallowClone, new Set(["worktree", "shared"]));
-const unit192 = ((c0, c1, c2) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[31]._zod.def.shape["isolation"]._zod.def.defaultValue, util.shallowClone, new Set(["worktree", "shared"])));
+const unit192 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -14291,8 +14291,8 @@ if ("agent_types" in input) v26["agent_types"] = v9;
 if ("tasks" in input) v26["tasks"] = v16;
 v26["kind"] = v25;
 return v26;
-})(new Set(["spawn", "delegate"]), util.isPlainObject, Object.prototype.propertyIsEnumerable);
-const unit193 = ((c0) => (input) => {
+})(new Set(["spawn", "delegate"]), util.isPlainObject, Object.prototype.propertyIsEnumerable));
+const unit193 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -14407,8 +14407,8 @@ if ("insert_line" in input) v26["insert_line"] = v15;
 if ("view_range" in input) v26["view_range"] = v19;
 v26["kind"] = v25;
 return v26;
-})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]));
-const unit194 = ((c0, c1) => (input) => {
+})(new Set(["view", "create", "str_replace", "insert", "undo_edit"])));
+const unit194 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["file_path"];
 if (typeof v0 !== "string") return INVALID;
@@ -14437,8 +14437,8 @@ for (const k in input) {
 }
 const v7 = { "file_path": v0, "old_string": v1, "new_string": v2, "expected_replacements": v4, "kind": v6 };
 return v7;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[34]._zod.def.shape["expected_replacements"]._zod.def.defaultValue, util.shallowClone);
-const unit195 = ((c0, c1, c2) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[34]._zod.def.shape["expected_replacements"]._zod.def.defaultValue, util.shallowClone));
+const unit195 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["dir_path"];
 let v1 = (() => {
@@ -14471,8 +14471,8 @@ for (const k in input) {
 }
 const v7 = { "dir_path": v1, "recursive": v4, "kind": v6 };
 return v7;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[35]._zod.def.shape["dir_path"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[35]._zod.def.shape["recursive"]._zod.def.defaultValue);
-const unit196 = (() => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[35]._zod.def.shape["dir_path"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[35]._zod.def.shape["recursive"]._zod.def.defaultValue));
+const unit196 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["file_path"];
 if (typeof v0 !== "string") return INVALID;
@@ -14525,8 +14525,8 @@ if ("offset" in input) v10["offset"] = v2;
 if ("limit" in input) v10["limit"] = v6;
 v10["kind"] = v9;
 return v10;
-})();
-const unit197 = (() => (input) => {
+})());
+const unit197 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["file_path"];
 if (typeof v0 !== "string") return INVALID;
@@ -14539,8 +14539,8 @@ for (const k in input) {
 }
 const v3 = { "file_path": v0, "content": v1, "kind": v2 };
 return v3;
-})();
-const unit198 = (() => (input) => {
+})());
+const unit198 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["pattern"];
 if (typeof v0 !== "string") return INVALID;
@@ -14571,8 +14571,8 @@ v6["pattern"] = v0;
 if ("path" in input) v6["path"] = v2;
 v6["kind"] = v5;
 return v6;
-})();
-const unit199 = (() => (input) => {
+})());
+const unit199 = lazy(() => (() => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["pattern"];
 if (typeof v0 !== "string") return INVALID;
@@ -14621,8 +14621,8 @@ if ("path" in input) v10["path"] = v2;
 if ("include" in input) v10["include"] = v6;
 v10["kind"] = v9;
 return v10;
-})();
-const unit200 = ((c0) => (input) => {
+})());
+const unit200 = lazy(() => ((c0) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (!c0.has(v0)) return INVALID;
@@ -14737,8 +14737,8 @@ if ("insert_line" in input) v26["insert_line"] = v15;
 if ("view_range" in input) v26["view_range"] = v19;
 v26["kind"] = v25;
 return v26;
-})(new Set(["view", "create", "str_replace", "insert", "undo_edit"]));
-const unit201 = ((c0, c1) => (input) => {
+})(new Set(["view", "create", "str_replace", "insert", "undo_edit"])));
+const unit201 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["description"];
 let v1 = (() => {
@@ -14800,8 +14800,8 @@ v13["subagent_type"] = v6;
 if ("resume" in input) v13["resume"] = v9;
 v13["kind"] = v12;
 return v13;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[41]._zod.def.shape["subagent_type"]._zod.def.defaultValue, util.shallowClone);
-const unit202 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[41]._zod.def.shape["subagent_type"]._zod.def.defaultValue, util.shallowClone));
+const unit202 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 let v1 = (() => {
@@ -14841,8 +14841,8 @@ for (const k in input) {
 }
 const v11 = { "command": v1, "task_list": v4, "kind": v10 };
 return v11;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18);
-const unit203 = ((c0, c1, c2) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["command"]._zod.def.defaultValue, util.shallowClone, new Set(["view", "plan"]), () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[3]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18));
+const unit203 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["command"];
 if (typeof v0 !== "string") return INVALID;
@@ -14900,8 +14900,8 @@ if ("timeout" in input) v12["timeout"] = v5;
 v12["reset"] = v9;
 v12["kind"] = v11;
 return v12;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue);
-const unit204 = ((c0, c1) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["is_input"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[5]._zod.def.shape["reset"]._zod.def.defaultValue));
+const unit204 = lazy(() => ((c0, c1) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["name"];
 if (typeof v0 !== "string") return INVALID;
@@ -14929,8 +14929,8 @@ for (const k in input) {
 }
 const v6 = { "name": v0, "script": v1, "max_concurrency": v3, "kind": v5 };
 return v6;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[44]._zod.def.shape["max_concurrency"]._zod.def.defaultValue, util.shallowClone);
-const unit205 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["action"]._zod.def.innerType._zod.def.innerType._zod.def.options[44]._zod.def.shape["max_concurrency"]._zod.def.defaultValue, util.shallowClone));
+const unit205 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44) => (input) => {
 const v0 = input?.["kind"];
 let v1;
 if (v0 === "FileEditorActionWithRisk") {
@@ -15160,8 +15160,8 @@ else if (v0 === "WorkflowAction") {
 }
 else { return INVALID; }
 return v1;
-})(unit160, unit161, unit162, unit163, unit164, unit165, unit166, unit167, unit168, unit169, unit170, unit171, unit172, unit173, unit174, unit175, unit176, unit177, unit178, unit179, unit180, unit181, unit182, unit183, unit184, unit185, unit186, unit187, unit188, unit189, unit190, unit191, unit192, unit193, unit194, unit195, unit196, unit197, unit198, unit199, unit200, unit201, unit202, unit203, unit204);
-const unit206 = ((c0, c1, c2) => (input) => {
+})(unit160, unit161, unit162, unit163, unit164, unit165, unit166, unit167, unit168, unit169, unit170, unit171, unit172, unit173, unit174, unit175, unit176, unit177, unit178, unit179, unit180, unit181, unit182, unit183, unit184, unit185, unit186, unit187, unit188, unit189, unit190, unit191, unit192, unit193, unit194, unit195, unit196, unit197, unit198, unit199, unit200, unit201, unit202, unit203, unit204));
+const unit206 = lazy(() => ((c0, c1, c2) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["score"];
 if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
@@ -15214,8 +15214,8 @@ for (const k in input) {
   v13[k] = input[k];
 }
 return v13;
-})(util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["score", "message", "metadata"]));
-const unit207 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13) => (input) => {
+})(util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["score", "message", "metadata"])));
+const unit207 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -15432,8 +15432,8 @@ if ("critic_result" in input) v57["critic_result"] = v48;
 if ("summary" in input) v57["summary"] = v53;
 v57["kind"] = v56;
 return v57;
-})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit155, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.defaultValue, unit158, unit159, unit205, unit62, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), unit206);
-const unit208 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[9]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit155, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["thinking_blocks"]._zod.def.defaultValue, unit158, unit159, unit205, unit62, () => strictSchemas.Event._zod.def.options[9]._zod.def.shape["security_risk"]._zod.def.defaultValue, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]), unit206));
+const unit208 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["cache_prompt"];
 let v1 = (() => {
@@ -15474,8 +15474,8 @@ for (const k in input) {
   v10[k] = input[k];
 }
 return v10;
-})(() => strictSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["cache_prompt"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["type"]._zod.def.defaultValue, new Set(["cache_prompt", "type", "image_urls"]));
-const unit209 = ((c0, c1) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["cache_prompt"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.innerType._zod.def.element._zod.def.options[1]._zod.def.shape["type"]._zod.def.defaultValue, new Set(["cache_prompt", "type", "image_urls"])));
+const unit209 = lazy(() => ((c0, c1) => (input) => {
 let v0;
 v0 = (() => {
   const v1 = c0(input);
@@ -15489,8 +15489,8 @@ if (v0 === INVALID) v0 = (() => {
 })();
 if (v0 === INVALID) return INVALID;
 return v0;
-})(unit155, unit208);
-const unit210 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15) => (input) => {
+})(unit155, unit208));
+const unit210 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -15791,8 +15791,8 @@ if ("sender" in input) v80["sender"] = v71;
 if ("critic_result" in input) v80["critic_result"] = v75;
 v80["kind"] = v79;
 return v80;
-})(() => strictSchemas.Event._zod.def.options[10]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["user", "system", "assistant", "tool"]), () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.defaultValue, unit209, unit62, () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["thinking_blocks"]._zod.def.defaultValue, unit158, unit159, new Set(["role", "content", "tool_calls", "tool_call_id", "name", "reasoning_content", "thinking_blocks", "responses_reasoning_item"]), () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["activated_skills"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["extended_content"]._zod.def.defaultValue, unit155, unit206);
-const unit211 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[10]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), new Set(["user", "system", "assistant", "tool"]), () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["content"]._zod.def.defaultValue, unit209, unit62, () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["llm_message"]._zod.def.shape["thinking_blocks"]._zod.def.defaultValue, unit158, unit159, new Set(["role", "content", "tool_calls", "tool_call_id", "name", "reasoning_content", "thinking_blocks", "responses_reasoning_item"]), () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["activated_skills"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[10]._zod.def.shape["extended_content"]._zod.def.defaultValue, unit155, unit206));
+const unit211 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -15887,8 +15887,8 @@ v22["error"] = v15;
 if ("classification" in input) v22["classification"] = v17;
 v22["kind"] = v21;
 return v22;
-})(() => strictSchemas.Event._zod.def.options[11]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[11]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[11]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit150);
-const unit212 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[11]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[11]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[11]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit150));
+const unit212 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -15930,8 +15930,8 @@ for (const k in input) {
 }
 const v12 = { "content": v1, "is_error": v8, "tool_name": v10, "kind": v11 };
 return v12;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit213 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit213 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16028,8 +16028,8 @@ if ("model" in input) v23["model"] = v15;
 if ("active_model" in input) v23["active_model"] = v19;
 v23["kind"] = v22;
 return v23;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit214 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit214 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16069,8 +16069,8 @@ for (const k in input) {
 }
 const v11 = { "content": v1, "is_error": v8, "kind": v10 };
 return v11;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit215 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit215 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16112,8 +16112,8 @@ for (const k in input) {
 }
 const v12 = { "content": v1, "is_error": v8, "skill_name": v10, "kind": v11 };
 return v12;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit216 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit216 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16195,8 +16195,8 @@ if ("reason" in input) v20["reason"] = v12;
 if ("active_model" in input) v20["active_model"] = v16;
 v20["kind"] = v19;
 return v20;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit217 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit217 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16236,8 +16236,8 @@ for (const k in input) {
 }
 const v11 = { "content": v1, "is_error": v8, "kind": v10 };
 return v11;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit218 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit218 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16359,8 +16359,8 @@ if ("base_url" in input) v29["base_url"] = v21;
 if ("answer" in input) v29["answer"] = v25;
 v29["kind"] = v28;
 return v29;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit219 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit219 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16400,8 +16400,8 @@ for (const k in input) {
 }
 const v11 = { "content": v1, "is_error": v8, "kind": v10 };
 return v11;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit220 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit220 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16441,8 +16441,8 @@ for (const k in input) {
 }
 const v11 = { "content": v1, "is_error": v8, "kind": v10 };
 return v11;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit221 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit221 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16521,8 +16521,8 @@ if ("screenshot_data" in input) v19["screenshot_data"] = v11;
 if ("full_output_save_dir" in input) v19["full_output_save_dir"] = v15;
 v19["kind"] = v18;
 return v19;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit222 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit222 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16691,8 +16691,8 @@ if ("workspace" in input) v39["workspace"] = v31;
 if ("isolation" in input) v39["isolation"] = v35;
 v39["kind"] = v38;
 return v39;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["worktree", "shared"]));
-const unit223 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["worktree", "shared"])));
+const unit223 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16734,8 +16734,8 @@ for (const k in input) {
 }
 const v12 = { "content": v1, "is_error": v8, "command": v10, "kind": v11 };
 return v12;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["spawn", "delegate"]));
-const unit224 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["spawn", "delegate"])));
+const unit224 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16848,8 +16848,8 @@ if ("old_content" in input) v27["old_content"] = v19;
 if ("new_content" in input) v27["new_content"] = v23;
 v27["kind"] = v26;
 return v27;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[12]._zod.def.shape["prev_exist"]._zod.def.defaultValue);
-const unit225 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[12]._zod.def.shape["prev_exist"]._zod.def.defaultValue));
+const unit225 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -16973,8 +16973,8 @@ if ("old_content" in input) v29["old_content"] = v21;
 if ("new_content" in input) v29["new_content"] = v25;
 v29["kind"] = v28;
 return v29;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[13]._zod.def.shape["is_new_file"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[13]._zod.def.shape["replacements_made"]._zod.def.defaultValue);
-const unit226 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[13]._zod.def.shape["is_new_file"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[13]._zod.def.shape["replacements_made"]._zod.def.defaultValue));
+const unit226 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17100,8 +17100,8 @@ v33["total_count"] = v27;
 v33["is_truncated"] = v30;
 v33["kind"] = v32;
 return v33;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[14]._zod.def.shape["entries"]._zod.def.defaultValue, new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d))|(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?)$", ""), new Set(["name", "path", "is_directory", "size", "modified_time"]), () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[14]._zod.def.shape["total_count"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[14]._zod.def.shape["is_truncated"]._zod.def.defaultValue);
-const unit227 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[14]._zod.def.shape["entries"]._zod.def.defaultValue, new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d))|(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?)$", ""), new Set(["name", "path", "is_directory", "size", "modified_time"]), () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[14]._zod.def.shape["total_count"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[14]._zod.def.shape["is_truncated"]._zod.def.defaultValue));
+const unit227 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17220,8 +17220,8 @@ if ("lines_shown" in input) v29["lines_shown"] = v18;
 if ("total_lines" in input) v29["total_lines"] = v25;
 v29["kind"] = v28;
 return v29;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[15]._zod.def.shape["file_content"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[15]._zod.def.shape["is_truncated"]._zod.def.defaultValue);
-const unit228 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[15]._zod.def.shape["file_content"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[15]._zod.def.shape["is_truncated"]._zod.def.defaultValue));
+const unit228 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17331,8 +17331,8 @@ if ("old_content" in input) v26["old_content"] = v18;
 if ("new_content" in input) v26["new_content"] = v22;
 v26["kind"] = v25;
 return v26;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[16]._zod.def.shape["is_new_file"]._zod.def.defaultValue);
-const unit229 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[16]._zod.def.shape["is_new_file"]._zod.def.defaultValue));
+const unit229 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17396,8 +17396,8 @@ for (const k in input) {
 }
 const v20 = { "content": v1, "is_error": v8, "files": v11, "pattern": v14, "search_path": v15, "truncated": v17, "kind": v19 };
 return v20;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[17]._zod.def.shape["truncated"]._zod.def.defaultValue);
-const unit230 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[17]._zod.def.shape["truncated"]._zod.def.defaultValue));
+const unit230 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17486,8 +17486,8 @@ if ("include_pattern" in input) v24["include_pattern"] = v17;
 v24["truncated"] = v21;
 v24["kind"] = v23;
 return v24;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[18]._zod.def.shape["truncated"]._zod.def.defaultValue);
-const unit231 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[18]._zod.def.shape["truncated"]._zod.def.defaultValue));
+const unit231 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17600,8 +17600,8 @@ if ("old_content" in input) v27["old_content"] = v19;
 if ("new_content" in input) v27["new_content"] = v23;
 v27["kind"] = v26;
 return v27;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[12]._zod.def.shape["prev_exist"]._zod.def.defaultValue);
-const unit232 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "create", "str_replace", "insert", "undo_edit"]), () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[12]._zod.def.shape["prev_exist"]._zod.def.defaultValue));
+const unit232 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17647,8 +17647,8 @@ for (const k in input) {
 }
 const v14 = { "content": v1, "is_error": v8, "task_id": v10, "subagent": v11, "status": v12, "kind": v13 };
 return v14;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue);
-const unit233 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue));
+const unit233 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17709,8 +17709,8 @@ for (const k in input) {
 }
 const v19 = { "content": v1, "is_error": v8, "command": v10, "task_list": v12, "kind": v18 };
 return v19;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "plan"]), () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[21]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18);
-const unit234 = ((c0, c1, c2, c3, c4, c5) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["view", "plan"]), () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[21]._zod.def.shape["task_list"]._zod.def.defaultValue, unit18));
+const unit234 = lazy(() => ((c0, c1, c2, c3, c4, c5) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17825,8 +17825,8 @@ if ("metadata" in input) v28["metadata"] = v20;
 if ("full_output_save_dir" in input) v28["full_output_save_dir"] = v24;
 v28["kind"] = v27;
 return v28;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[22]._zod.def.shape["timeout"]._zod.def.defaultValue, unit91);
-const unit235 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[22]._zod.def.shape["timeout"]._zod.def.defaultValue, unit91));
+const unit235 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["content"];
 let v1 = (() => {
@@ -17870,8 +17870,8 @@ for (const k in input) {
 }
 const v13 = { "content": v1, "is_error": v8, "name": v10, "status": v11, "kind": v12 };
 return v13;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["completed", "error"]));
-const unit236 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["content"]._zod.def.defaultValue, util.shallowClone, unit209, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["observation"]._zod.def.options[0]._zod.def.shape["is_error"]._zod.def.defaultValue, new Set(["completed", "error"])));
+const unit236 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23) => (input) => {
 const v0 = input?.["kind"];
 let v1;
 if (v0 === "MCPToolObservation") {
@@ -17996,8 +17996,8 @@ else if (v0 === "WorkflowObservation") {
 }
 else { return INVALID; }
 return v1;
-})(unit212, unit213, unit214, unit215, unit216, unit217, unit218, unit219, unit220, unit221, unit222, unit223, unit224, unit225, unit226, unit227, unit228, unit229, unit230, unit231, unit232, unit233, unit234, unit235);
-const unit237 = ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
+})(unit212, unit213, unit214, unit215, unit216, unit217, unit218, unit219, unit220, unit221, unit222, unit223, unit224, unit225, unit226, unit227, unit228, unit229, unit230, unit231, unit232, unit233, unit234, unit235));
+const unit237 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -18099,8 +18099,8 @@ v26["action_id"] = v17;
 if ("extended_content" in input) v26["extended_content"] = v19;
 v26["kind"] = v25;
 return v26;
-})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit236, unit155);
-const unit238 = ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[12]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[12]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit236, unit155));
+const unit238 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -18202,8 +18202,8 @@ v23["rejection_source"] = v19;
 v23["action_id"] = v21;
 v23["kind"] = v22;
 return v23;
-})(() => strictSchemas.Event._zod.def.options[13]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[13]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[13]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => strictSchemas.Event._zod.def.options[13]._zod.def.shape["rejection_reason"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[13]._zod.def.shape["rejection_source"]._zod.def.defaultValue, new Set(["user", "hook"]));
-const unit239 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[13]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[13]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[13]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), () => strictSchemas.Event._zod.def.options[13]._zod.def.shape["rejection_reason"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[13]._zod.def.shape["rejection_source"]._zod.def.defaultValue, new Set(["user", "hook"])));
+const unit239 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -18500,8 +18500,8 @@ v66["tools"] = v16;
 if ("dynamic_context" in input) v66["dynamic_context"] = v61;
 v66["kind"] = v65;
 return v66;
-})(() => strictSchemas.Event._zod.def.options[14]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[14]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[14]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit155, unit99, unit100, unit101, unit102, unit103, unit104, unit105, unit106, unit107, unit108, unit109, unit110, unit111, unit112, unit113, unit114, unit115, unit116, unit117, unit118, unit119, unit120, unit121, unit122, unit123, unit124, unit125, unit126, unit127, unit128, unit129, unit130, unit131, unit132, unit133, unit134, unit135, unit136, unit137, unit155);
-const unit240 = ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[14]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[14]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[14]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), unit155, unit99, unit100, unit101, unit102, unit103, unit104, unit105, unit106, unit107, unit108, unit109, unit110, unit111, unit112, unit113, unit114, unit115, unit116, unit117, unit118, unit119, unit120, unit121, unit122, unit123, unit124, unit125, unit126, unit127, unit128, unit129, unit130, unit131, unit132, unit133, unit134, unit135, unit136, unit137, unit155));
+const unit240 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -18635,8 +18635,8 @@ v38["risks"] = v16;
 if ("details" in input) v38["details"] = v23;
 v38["kind"] = v37;
 return v38;
-})(() => strictSchemas.Event._zod.def.options[15]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[15]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[15]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"]));
-const unit241 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[15]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[15]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[15]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]), util.isPlainObject, Object.prototype.propertyIsEnumerable, new Set(["UNKNOWN", "LOW", "MEDIUM", "HIGH"])));
+const unit241 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -18739,8 +18739,8 @@ if ("content" in input) v22["content"] = v14;
 if ("reasoning_content" in input) v22["reasoning_content"] = v18;
 v22["kind"] = v21;
 return v22;
-})(() => strictSchemas.Event._zod.def.options[16]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[16]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[16]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]));
-const unit242 = ((c0, c1, c2, c3) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[16]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[16]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[16]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"])));
+const unit242 = lazy(() => ((c0, c1, c2, c3) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -18817,8 +18817,8 @@ v20["prompt_token_ids"] = v12;
 v20["response_token_ids"] = v16;
 v20["kind"] = v19;
 return v20;
-})(() => strictSchemas.Event._zod.def.options[17]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[17]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]));
-const unit243 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[17]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[17]._zod.def.shape["timestamp"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"])));
+const unit243 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -18885,8 +18885,8 @@ if ("parent_id" in input) v14["parent_id"] = v7;
 v14["source"] = v11;
 v14["kind"] = v13;
 return v14;
-})(() => strictSchemas.Event._zod.def.options[18]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[18]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[18]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]));
-const unit244 = ((c0, c1, c2, c3, c4) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[18]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[18]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[18]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"])));
+const unit244 = lazy(() => ((c0, c1, c2, c3, c4) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1 = (() => {
@@ -18953,8 +18953,8 @@ if ("parent_id" in input) v14["parent_id"] = v7;
 v14["source"] = v11;
 v14["kind"] = v13;
 return v14;
-})(() => strictSchemas.Event._zod.def.options[19]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[19]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[19]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"]));
-const unit245 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19) => (input) => {
+})(() => strictSchemas.Event._zod.def.options[19]._zod.def.shape["id"]._zod.def.defaultValue, util.shallowClone, () => strictSchemas.Event._zod.def.options[19]._zod.def.shape["timestamp"]._zod.def.defaultValue, () => strictSchemas.Event._zod.def.options[19]._zod.def.shape["source"]._zod.def.defaultValue, new Set(["agent", "user", "environment", "hook"])));
+const unit245 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19) => (input) => {
 const v0 = input?.["kind"];
 let v1;
 if (v0 === "ServerErrorEvent") {
@@ -19059,8 +19059,8 @@ else if (v0 === "PauseEvent") {
 }
 else { return INVALID; }
 return v1;
-})(unit145, unit146, unit147, unit148, unit149, unit151, unit152, unit153, unit154, unit207, unit210, unit211, unit237, unit238, unit239, unit240, unit241, unit242, unit243, unit244);
-const unit246 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10) => (input) => {
+})(unit145, unit146, unit147, unit148, unit149, unit151, unit152, unit153, unit154, unit207, unit210, unit211, unit237, unit238, unit239, unit240, unit241, unit242, unit243, unit244));
+const unit246 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["model"];
 let v1 = (() => {
@@ -19191,8 +19191,8 @@ for (const k in input) {
   v27[k] = input[k];
 }
 return v27;
-})(() => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["model"]._zod.def.defaultValue, util.shallowClone, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["prompt_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["completion_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["cache_read_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["cache_write_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["reasoning_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["context_window"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["per_turn_token"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["response_id"]._zod.def.defaultValue, new Set(["model", "prompt_tokens", "completion_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens", "context_window", "per_turn_token", "response_id"]));
-const unit247 = ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28) => (input) => {
+})(() => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["model"]._zod.def.defaultValue, util.shallowClone, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["prompt_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["completion_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["cache_read_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["cache_write_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["reasoning_tokens"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["context_window"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["per_turn_token"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_token_usage"]._zod.def.innerType._zod.def.innerType._zod.def.shape["response_id"]._zod.def.defaultValue, new Set(["model", "prompt_tokens", "completion_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens", "context_window", "per_turn_token", "response_id"])));
+const unit247 = lazy(() => ((c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28) => (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 if (typeof v0 !== "string") return INVALID;
@@ -19725,7 +19725,7 @@ for (const k in input) {
   v141[k] = input[k];
 }
 return v141;
-})(new Set(["kind"]), new Set(["kind"]), () => ConversationStateSchema._zod.def.shape["max_iterations"]._zod.def.defaultValue, util.shallowClone, () => ConversationStateSchema._zod.def.shape["stuck_detection"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["execution_status"]._zod.def.defaultValue, new Set(["idle", "running", "paused", "waiting_for_confirmation", "finished", "error", "stuck", "deleting"]), () => ConversationStateSchema._zod.def.shape["confirmation_policy"]._zod.def.defaultValue, new Set(["kind"]), new Set(["kind"]), () => ConversationStateSchema._zod.def.shape["activated_knowledge_skills"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["blocked_actions"]._zod.def.defaultValue, util.isPlainObject, Object.prototype.propertyIsEnumerable, () => ConversationStateSchema._zod.def.shape["blocked_messages"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["model_name"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_cost"]._zod.def.defaultValue, unit246, new Set(["model", "cost", "timestamp"]), new Set(["model", "latency", "response_id"]), unit246, new Set(["model_name", "accumulated_cost", "max_budget_per_task", "accumulated_token_usage", "costs", "response_latencies", "token_usages"]), new Set(["usage_to_metrics"]), () => ConversationStateSchema._zod.def.shape["secret_registry"]._zod.def.innerType._zod.def.shape["secret_sources"]._zod.def.defaultValue, new Set(["kind"]), new Set(["secret_sources"]), () => ConversationStateSchema._zod.def.shape["agent_state"]._zod.def.defaultValue, new Set(["id", "agent", "workspace", "persistence_dir", "max_iterations", "stuck_detection", "execution_status", "confirmation_policy", "security_analyzer", "activated_knowledge_skills", "blocked_actions", "blocked_messages", "last_user_message_id", "stats", "secret_registry", "agent_state"]));
+})(new Set(["kind"]), new Set(["kind"]), () => ConversationStateSchema._zod.def.shape["max_iterations"]._zod.def.defaultValue, util.shallowClone, () => ConversationStateSchema._zod.def.shape["stuck_detection"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["execution_status"]._zod.def.defaultValue, new Set(["idle", "running", "paused", "waiting_for_confirmation", "finished", "error", "stuck", "deleting"]), () => ConversationStateSchema._zod.def.shape["confirmation_policy"]._zod.def.defaultValue, new Set(["kind"]), new Set(["kind"]), () => ConversationStateSchema._zod.def.shape["activated_knowledge_skills"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["blocked_actions"]._zod.def.defaultValue, util.isPlainObject, Object.prototype.propertyIsEnumerable, () => ConversationStateSchema._zod.def.shape["blocked_messages"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["model_name"]._zod.def.defaultValue, () => ConversationStateSchema._zod.def.shape["stats"]._zod.def.innerType._zod.def.shape["usage_to_metrics"]._zod.def.innerType._zod.def.valueType._zod.def.shape["accumulated_cost"]._zod.def.defaultValue, unit246, new Set(["model", "cost", "timestamp"]), new Set(["model", "latency", "response_id"]), unit246, new Set(["model_name", "accumulated_cost", "max_budget_per_task", "accumulated_token_usage", "costs", "response_latencies", "token_usages"]), new Set(["usage_to_metrics"]), () => ConversationStateSchema._zod.def.shape["secret_registry"]._zod.def.innerType._zod.def.shape["secret_sources"]._zod.def.defaultValue, new Set(["kind"]), new Set(["secret_sources"]), () => ConversationStateSchema._zod.def.shape["agent_state"]._zod.def.defaultValue, new Set(["id", "agent", "workspace", "persistence_dir", "max_iterations", "stuck_detection", "execution_status", "confirmation_policy", "security_analyzer", "activated_knowledge_skills", "blocked_actions", "blocked_messages", "last_user_message_id", "stats", "secret_registry", "agent_state"])));
 
 /** The fast parser of each schema compiled here. */
 export const compiledParsers: ReadonlyMap<unknown, (input: unknown) => unknown> = new Map([

@@ -1,8 +1,10 @@
 import type { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { resolveClientOptions } from '../core/client-options.js';
+import { type DeleteResult, deleteResult } from '../core/delete-result.js';
 import { type APIError, asNotFoundError, NotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
+import { type Page, PagedIterable } from '../core/paginate.js';
 import { encodePath } from '../core/transport.js';
 import { describe, optionsObject, requireUuid } from '../core/validate.js';
 import { EXECUTION_STATUSES, type ExecutionStatus, TERMINAL_EXECUTION_STATUSES } from '../models/index.js';
@@ -23,7 +25,6 @@ import {
   secretRegistryFor,
   sessionKeyTransport,
 } from './options.js';
-import { type Page, PagedIterable } from '../core/paginate.js';
 import type { ServerInfo } from './server-info.js';
 import { type WaitUntilOptions, waitForStatus } from './wait-until.js';
 
@@ -178,7 +179,7 @@ export class ConversationsClient extends BaseClient {
   }
 
   /** Deletes the conversation (`DELETE /api/conversations/{id}`); unknown id (a 400 there) → `NotFoundError`. */
-  async delete(conversationId: string, options: RequestOptions = {}): Promise<void> {
+  async delete(conversationId: string, options: RequestOptions = {}): Promise<DeleteResult> {
     requireUuid(conversationId, 'conversationId');
     await this.transport.request({
       method: 'DELETE',
@@ -187,6 +188,7 @@ export class ConversationsClient extends BaseClient {
       decode: decodeSuccess,
       mapError: badRequestMeansNotFound,
     });
+    return deleteResult(conversationId);
   }
 
   /**

@@ -184,7 +184,8 @@ ${ENVIRONMENT_HELP}`,
     options: [JSON_OPTION],
     async run({ args, out, client }) {
       const result = await client().deleteWarmRuntimeConfig(args.positionals.name!);
-      out(args.options.json ? prettyJson(result) : result.message);
+      // The helper CLI's JSON: the configuration's name and the service's message.
+      out(args.options.json ? prettyJson({ name: result.id, message: result.message }) : result.message);
       return 0;
     },
   },

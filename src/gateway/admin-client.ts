@@ -1,6 +1,7 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { resolveClientOptions } from '../core/client-options.js';
+import { type DeleteResult, deleteResult } from '../core/delete-result.js';
 import { APIError, asNotFoundError, NotFoundError, RequestValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { PagedIterable } from '../core/paginate.js';
@@ -131,9 +132,9 @@ export class GatewayAdminClient extends BaseClient {
    * Deletes an API-added model by id (from `addModel` or `modelInfo`): `POST /model/delete` (beyond the
    * spec). The gateway answers an unknown id with 400 "… not found"; that is a `NotFoundError`.
    */
-  async deleteModel(id: string, options: RequestOptions = {}): Promise<void> {
+  async deleteModel(id: string, options: RequestOptions = {}): Promise<DeleteResult> {
     requireNonEmptyString(id, 'id');
-    await this.transport.request({
+    const answer = await this.transport.request({
       method: 'POST',
       path: 'model/delete',
       json: { id },
@@ -144,6 +145,7 @@ export class GatewayAdminClient extends BaseClient {
           ? asNotFound(error)
           : explainNoDatabase(error),
     });
+    return deleteResult(id, answer.message);
   }
 
   /**

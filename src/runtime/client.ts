@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { type EnvDefaults, resolveClientOptions } from '../core/client-options.js';
+import { type DeleteResult, deleteResult } from '../core/delete-result.js';
 import { errorMessageFromBody } from '../core/error-body.js';
 import {
   type APIError,
@@ -95,12 +96,6 @@ export interface SaveOptions extends RequestOptions {
    * the effective set already uses the body's image (spec 2.4 rule 1). Costs one list call. Default false.
    */
   rejectSharedImage?: boolean;
-}
-
-export interface DeleteResult {
-  name: string;
-  /** The service's confirmation, or `Deleted <name>` when it sent none. */
-  message: string;
 }
 
 export interface PoolChecks {
@@ -504,7 +499,7 @@ export class RuntimeAdminClient extends BaseClient {
       decode: decoder(runtimeSchemas().DeleteResponse),
       mapError: (error) => (error.status === 404 ? new WarmRuntimeConfigNotFoundError(error, name) : error),
     });
-    return { name, message: answer?.message ?? `Deleted ${name}` };
+    return deleteResult(name, answer?.message);
   }
 
   /**

@@ -1,3 +1,4 @@
+export type { DeleteResult } from '../core/delete-result.js';
 export {
   deriveTemplate,
   IDENTITY_FIELDS,
@@ -24,7 +25,6 @@ export {
 } from './checks.js';
 export {
   ADMIN_TOKEN_LIFETIME_MS,
-  type DeleteResult,
   type PoolChecks,
   RuntimeAdminClient,
   type RuntimeAdminClientOptions,

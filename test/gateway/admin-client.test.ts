@@ -194,7 +194,7 @@ describe('GatewayAdminClient.modelInfo / deleteModel', () => {
 
   it('a deleted model leaves the list', async () => {
     const { id } = await client.addModel(entry('doomed'));
-    await client.deleteModel(id!);
+    expect(await client.deleteModel(id!)).toMatchObject({ id, deleted: true });
     expect((await client.listModels()).map((m) => m.id)).not.toContain('doomed');
     expect(await requests.at(-2)!.json()).toEqual({ id });
   });

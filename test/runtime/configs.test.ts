@@ -199,7 +199,11 @@ describe('deleteWarmRuntimeConfig', () => {
   it('answers the service message', async () => {
     t.state.put('php-web', putBody);
     const result = await t.client().deleteWarmRuntimeConfig('php-web');
-    expect(result).toEqual({ name: 'php-web', message: 'Configuration "php-web" deleted successfully' });
+    expect(result).toEqual({
+      id: 'php-web',
+      deleted: true,
+      message: 'Configuration "php-web" deleted successfully',
+    });
   });
 
   it('accepts 204 / an empty body', async () => {
@@ -210,7 +214,8 @@ describe('deleteWarmRuntimeConfig', () => {
       ),
     );
     expect(await t.client().deleteWarmRuntimeConfig('gone')).toEqual({
-      name: 'gone',
+      id: 'gone',
+      deleted: true,
       message: 'Deleted gone',
     });
   });

@@ -1,3 +1,4 @@
+import type { DeleteResult } from '../../core/delete-result.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { ExecutionStatus } from '../../models/index.js';
 import type { ConversationInfo } from '../conversation-info.js';
@@ -142,7 +143,7 @@ export class ConversationHandle {
     return new FilesApi(this.#events.context).downloadTrajectory(this.id, options);
   }
 
-  delete(options?: RequestOptions): Promise<void> {
+  delete(options?: RequestOptions): Promise<DeleteResult> {
     return this.#conversations.delete(this.id, options);
   }
 

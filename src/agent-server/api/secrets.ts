@@ -1,3 +1,4 @@
+import { type DeleteResult, deleteResult } from '../../core/delete-result.js';
 import type { RequestOptions } from '../../core/options.js';
 import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
@@ -62,8 +63,9 @@ export class SecretsApi {
     return value;
   }
 
-  async delete(name: string, options: RequestOptions = {}): Promise<void> {
+  async delete(name: string, options: RequestOptions = {}): Promise<DeleteResult> {
     requireNonEmptyString(name, 'name');
     await this.api.call(SECRETS_OPERATIONS.delete, { params: { name }, decode: shape(), options });
+    return deleteResult(name);
   }
 }

@@ -1,3 +1,4 @@
+import { type DeleteResult, deleteResult } from '../../core/delete-result.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
 import { invalid } from '../invalid.js';
@@ -45,14 +46,14 @@ export class WorkspacesApi {
     });
   }
 
-  async delete(path: string, options: RequestOptions = {}): Promise<boolean> {
+  async delete(path: string, options: RequestOptions = {}): Promise<DeleteResult> {
     requireNonEmptyString(path, 'path');
     const answer = await this.api.call(WORKSPACES_OPERATIONS.delete, {
       query: { path },
       decode: shape<{ deleted?: boolean }>({ deleted: 'boolean?' }),
       options,
     });
-    return answer.deleted ?? true;
+    return deleteResult(path, undefined, answer.deleted ?? true);
   }
 
   addParents(parents: readonly WorkspaceItem[], options: RequestOptions = {}): Promise<WorkspacesList> {
@@ -63,14 +64,14 @@ export class WorkspacesApi {
     });
   }
 
-  async deleteParent(path: string, options: RequestOptions = {}): Promise<boolean> {
+  async deleteParent(path: string, options: RequestOptions = {}): Promise<DeleteResult> {
     requireNonEmptyString(path, 'path');
     const answer = await this.api.call(WORKSPACES_OPERATIONS.deleteParent, {
       query: { path },
       decode: shape<{ deleted?: boolean }>({ deleted: 'boolean?' }),
       options,
     });
-    return answer.deleted ?? true;
+    return deleteResult(path, undefined, answer.deleted ?? true);
   }
 }
 

@@ -1,4 +1,4 @@
-// The package as the benchmarks load it: every source file of the COMMITTED tree (`git archive HEAD src`)
+// The package as the benchmarks load it: every source file of the COMMITTED tree (`git archive` of HEAD's src)
 // transpiled on its own by esbuild, target es2022, exactly as tsup writes `dist/esm/` (tsup.config.ts,
 // `bundle: false`), into `.cache/bench/<tree hash of src>/`. Committed, so that edits in progress in the working
 // tree never break or colour a figure; its own directory, so that no benchmark rewrites the `dist/` that other
@@ -22,36 +22,51 @@ export function builtFrom(): string {
     : `${git('rev-parse', '--short', SOURCE)} (src tree ${srcTree().slice(0, 10)})`;
 }
 
+/** Transpiles `<sources>src/**` (the CLIs aside) into `<base>/esm`. */
+async function transpile(sources: string, base: string): Promise<string> {
+  const out = `${base}/esm`;
+  await build({
+    entryPoints: globSync('src/**/*.ts', { cwd: sources })
+      .filter((file) => !file.startsWith('src/cli/'))
+      .map((file) => `${sources}${file}`),
+    outdir: out,
+    outbase: `${sources}src`,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'neutral',
+    bundle: false,
+    logLevel: 'error',
+  });
+  return out;
+}
+
+async function buildOnce(): Promise<string> {
+  // The working tree gets a directory per build: a run still using an earlier one keeps it.
+  if (WORKTREE) return transpile(root, `${root}.cache/bench/worktree-${process.pid}-${Date.now()}`);
+  const base = `${root}.cache/bench/${srcTree()}`;
+  if (existsSync(`${base}/done`)) return `${base}/esm`;
+  rmSync(base, { recursive: true, force: true });
+  mkdirSync(`${base}/src`, { recursive: true });
+  execFileSync('sh', ['-c', `git -C "${root}" archive "${srcTree()}" | tar -x -C "${base}/src"`]);
+  const out = await transpile(`${base}/`, base);
+  rmSync(`${base}/src`, { recursive: true, force: true });
+  writeFileSync(`${base}/done`, '');
+  return out;
+}
+
 let built: Promise<string> | undefined;
-/** The directory of the ESM build (`index.node.js` is the package's Node entry); built once per source tree. */
+/**
+ * The directory of the ESM build (`index.node.js` is the package's Node entry), built once per source tree.
+ * The first process to build it hands it to every process it starts (`BENCH_SDK_DIR`), so that a run measures
+ * one build even while the working tree changes under it.
+ */
 export function sdkDir(): Promise<string> {
-  built ??= (async () => {
-    const base = `${root}.cache/bench/${WORKTREE ? 'worktree' : srcTree()}`;
-    const out = `${base}/esm`;
-    if (!WORKTREE && existsSync(`${base}/done`)) return out;
-    rmSync(base, { recursive: true, force: true });
-    mkdirSync(`${base}/src`, { recursive: true });
-    let sources = root;
-    if (!WORKTREE) {
-      sources = `${base}/`;
-      execFileSync('sh', ['-c', `git -C "${root}" archive "${srcTree()}" | tar -x -C "${base}/src"`]);
-    }
-    await build({
-      entryPoints: globSync('src/**/*.ts', { cwd: sources })
-        .filter((file) => !file.startsWith('src/cli/'))
-        .map((file) => `${sources}${file}`),
-      outdir: out,
-      outbase: `${sources}src`,
-      format: 'esm',
-      target: 'es2022',
-      platform: 'neutral',
-      bundle: false,
-      logLevel: 'error',
-    });
-    rmSync(`${base}/src`, { recursive: true, force: true });
-    writeFileSync(`${base}/done`, '');
+  const inherited = process.env.BENCH_SDK_DIR;
+  if (inherited) return Promise.resolve(inherited);
+  built ??= buildOnce().then((out) => {
+    process.env.BENCH_SDK_DIR = out;
     return out;
-  })();
+  });
   return built;
 }
 

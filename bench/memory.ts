@@ -7,7 +7,7 @@
 // The server is bench/_stream-server.ts in a worker of this process, so its memory is not counted.
 //
 // Run with Node 24:
-//   node bench/memory.ts [--connections 200] [--rounds 3] [--events 300000] [--stream-rounds 1]
+//   node bench/memory.ts [--connections 200] [--rounds 1] [--events 300000] [--stream-rounds 1]
 //                        [--protocol session|events]
 // The last lines, `memory idle: …` and `memory streaming: <ratio>× bare WebSocket …`, are what `npm run bench`
 // collects.
@@ -23,7 +23,7 @@ const { nodeEntry } = await import('./_build.js');
 
 const CONNECTIONS = option('connections', 200);
 const EVENTS = option('events', 300_000);
-const ROUNDS = option('rounds', 3);
+const ROUNDS = option('rounds', 1);
 // One streaming run per client by default: 300,000 events take some 20 s per client on a loaded 2-vCPU machine.
 const STREAM_ROUNDS = option('stream-rounds', 1);
 const BATCH = 5000;

@@ -4,7 +4,7 @@
 //   node scripts/bench.mjs [name …]     only the benchmarks named (`decode`, `stream`, …)
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
 const dir = join(import.meta.dirname, '..', 'bench');
@@ -14,6 +14,11 @@ const files = readdirSync(dir)
   .filter((f) => only.length === 0 || only.includes(f.replace(/\.(mjs|ts)$/, '')))
   .sort();
 const SUMMARY = /^(?<name>[a-z][\w ,]*): (?<figure>.+?)(?:; target (?<target>.+): (?<verdict>ok|MISSED))?$/i;
+
+// One build of the package for every benchmark (bench/_build.ts: the committed sources unless BENCH_SOURCE).
+const { sdkDir, builtFrom } = await import('../bench/_build.ts');
+await sdkDir();
+const source = builtFrom();
 
 const rows = [];
 const started = performance.now();
@@ -50,10 +55,13 @@ for (const file of files) {
 
 const total = ((performance.now() - started) / 1000).toFixed(0);
 console.log(
-  `\n=== summary (node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${total} s)`,
+  `\n=== summary (package: ${source}; node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; load average ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')}; ${total} s)`,
 );
-console.log('| benchmark | figure | target | result |');
-console.log('|---|---|---|---|');
-for (const row of rows) console.log(`| ${row.bench} | ${row.figure} | ${row.target} | ${row.result} |`);
+console.log('| benchmark | figure | target | result | s |');
+console.log('|---|---|---|---|---|');
+for (const row of rows)
+  console.log(`| ${row.bench} | ${row.figure} | ${row.target} | ${row.result} | ${row.seconds} |`);
 const missed = rows.filter((row) => row.result === 'MISSED' || row.result === 'FAILED').length;
 console.log(`\n${missed} of ${rows.filter((row) => row.result).length} targets missed or failed`);

@@ -63,22 +63,14 @@ exit status: 0 when stopped by a signal, 1 when it cannot start (port in use, ms
 ];
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const json = argv.includes('--json');
-  const usage: string[] = [];
   const selected = selectCommand(PROG, COMMANDS, argv, {
     out,
-    err: (text) => {
-      usage.push(text);
-      err(text);
-    },
+    err,
     version: VERSION,
     description: 'A simulated agent platform on this machine, and a demo of agent-platform-sdk against it.',
     epilogue: [LOCAL_ONLY],
   });
-  if ('exit' in selected) {
-    if (json && selected.exit !== 0) out(errorJson(new UsageError(''), usage.join('\n'), selected.exit));
-    return selected.exit;
-  }
+  if ('exit' in selected) return selected.exit;
   const { command, args } = selected;
   try {
     return await command.run(args);
@@ -87,7 +79,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const exitCode = error instanceof UsageError ? 2 : 1;
     if (error instanceof UsageError) err(usageLine(PROG, command));
     err(message);
-    if (json) out(errorJson(error, message, exitCode));
+    if (args.options.json) out(errorJson(error, message, exitCode));
     return exitCode;
   }
 }

@@ -1,3 +1,5 @@
+import { errorJson } from './output.js';
+
 /**
  * A tiny argument parser for the CLIs: long options (`--name value`, `--name=value`), short aliases
  * (`-o value`), boolean flags, positionals, `--` to end options, and `-` as a value (stdin/stdout).
@@ -208,15 +210,21 @@ export function selectCommand<C extends CommandSpec>(
     return { exit: 0 };
   }
   const [name, ...rest] = helpFor ? [afterFirst[0] as string, '--help'] : argv;
+  // A usage error goes to stderr; under --json it is also one JSON object on stdout, as any failure.
+  const usageError = (usage: string, message: string) => {
+    text.err(usage);
+    text.err(message);
+    if (argv.includes('--json')) text.out(errorJson(new UsageError(message), `${usage}\n${message}`, 2));
+    return { exit: 2 };
+  };
   const command = commands.find((candidate) => candidate.name === name);
   if (!command) {
-    text.err(programUsage(prog, commands));
-    text.err(
+    return usageError(
+      programUsage(prog, commands),
       name === undefined
         ? `${prog}: error: a command is required (see ${prog} --help)`
         : `${prog}: error: invalid choice: '${name}' (choose from ${commands.map((c) => `'${c.name}'`).join(', ')})`,
     );
-    return { exit: 2 };
   }
   try {
     const args = parseArgs(rest, command);
@@ -225,8 +233,6 @@ export function selectCommand<C extends CommandSpec>(
     return { exit: 0 };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    text.err(usageLine(prog, command));
-    text.err(`${prog} ${command.name}: error: ${error.message}`);
-    return { exit: 2 };
+    return usageError(usageLine(prog, command), `${prog} ${command.name}: error: ${error.message}`);
   }
 }

@@ -18,7 +18,7 @@ import {
 import { RuntimeAdminClient } from '../runtime/client.js';
 import { isRuntimePreconditionError } from '../runtime/errors.js';
 import { shellQuote } from '../runtime/shell-quote.js';
-import { type CommandSpec, type ParsedArgs, selectCommand, UsageError } from './args.js';
+import { type CommandSpec, type ParsedArgs, selectCommand } from './args.js';
 import { runKubectl, which } from './kubectl.js';
 import { errorJson, maskEnvironmentSecrets, prettyJson } from './output.js';
 
@@ -257,14 +257,9 @@ ${ENVIRONMENT_HELP}`,
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const err = (text: string) => io.stderr.write(`${text}\n`);
-  const json = argv.includes('--json');
-  const usage: string[] = [];
   const selected = selectCommand(PROG, COMMANDS, argv, {
     out,
-    err: (text) => {
-      usage.push(text);
-      err(text);
-    },
+    err,
     version: VERSION,
     description: 'Manage warm sandbox pools (warm-runtime configurations) on the runtime API.',
     epilogue: [
@@ -273,10 +268,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'exit codes: 0 ok; 1 precondition failed; 2 HTTP or connection error, or bad usage',
     ],
   });
-  if ('exit' in selected) {
-    if (json && selected.exit !== 0) out(errorJson(new UsageError(''), usage.join('\n'), selected.exit));
-    return selected.exit;
-  }
+  if ('exit' in selected) return selected.exit;
   const { command, args } = selected;
   let client: RuntimeAdminClient | undefined;
   const context: Context = {
@@ -294,7 +286,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   } catch (error) {
     const failure = toFailure(error, client);
     err(failure.message);
-    if (json) out(errorJson(error, failure.message, failure.exitCode));
+    if (args.options.json) out(errorJson(error, failure.message, failure.exitCode));
     return failure.exitCode;
   }
 }

@@ -83,7 +83,7 @@ const bashRecipes = (ROOT: string): Record<string, Recipe> => ({
     expect(listing.stdout).toContain('hello.txt');
     expect(await bash.execute('definitely-not-a-command')).toMatchObject({
       exit_code: 127,
-      stderr: 'bash: definitely-not-a-command: command not found\n',
+      stderr: '/bin/sh: 1: definitely-not-a-command: not found\n',
     });
   },
   search: async (bash) =>
@@ -335,8 +335,14 @@ const RECIPES: Record<string, Record<string, Recipe>> = {
     list: async (profiles) =>
       expect((await profiles.list()).profiles.map((p: { name: string }) => p.name)).toEqual(['fast']),
     get: async (profiles) => expect((await profiles.get('fast')).config.api_key).toBe('**********'),
-    validate: async (profiles) =>
-      expect((await profiles.validate('fast', { llm: { model: 'openai/x' } })).valid).toBe(true),
+    validate: async (profiles) => {
+      expect((await profiles.validate('fast', { llm: { model: 'openai/x', api_key: 'sk-v' } })).valid).toBe(
+        true,
+      );
+      expect((await profiles.validate('fast', { llm: { model: 'openai/x' } })).error).toMatchObject({
+        type: expect.any(String),
+      });
+    },
     rename: (profiles) => profiles.rename('fast', 'quick'),
     activate: async (profiles) => expect((await profiles.activate('quick')).llm_applied).toBe(true),
     delete: (profiles) => profiles.delete('quick'),
@@ -345,8 +351,10 @@ const RECIPES: Record<string, Record<string, Recipe>> = {
     save: (agentProfiles) => agentProfiles.save('coder', { agent_kind: 'openhands' }),
     list: async (agentProfiles, fx) => {
       const listed = await agentProfiles.list();
-      fx.memo.profileId = listed.profiles[0]?.id;
-      expect(listed.profiles).toHaveLength(1);
+      // A fresh server has `default`, active; then the one saved here.
+      expect(listed.profiles.map((profile: { name: string }) => profile.name)).toEqual(['default', 'coder']);
+      expect(listed.active_agent_profile_id).toBe(listed.profiles[0]?.id);
+      fx.memo.profileId = listed.profiles[1]?.id;
     },
     get: async (agentProfiles) => expect((await agentProfiles.get('coder')).name).toBe('coder'),
     rename: (agentProfiles) => agentProfiles.rename('coder', 'builder'),
@@ -365,13 +373,23 @@ const RECIPES: Record<string, Record<string, Recipe>> = {
   workspaces: {
     add: async (workspaces) =>
       expect(
-        (await workspaces.add([{ path: ROOT }])).workspaces.map((w: { path: string }) => w.path),
+        (await workspaces.add([{ id: 'w1', name: 'doubles', path: ROOT }])).workspaces.map(
+          (w: { path: string }) => w.path,
+        ),
       ).toEqual([ROOT]),
     list: async (workspaces) => expect((await workspaces.list()).workspaces).toHaveLength(1),
-    delete: async (workspaces) => expect(await workspaces.delete(ROOT)).toBe(true),
+    delete: async (workspaces) => {
+      await workspaces.delete(ROOT);
+      expect((await workspaces.list()).workspaces).toEqual([]);
+    },
     addParents: async (workspaces) =>
-      expect((await workspaces.addParents([{ path: '/workspace' }])).workspaceParents).toHaveLength(1),
-    deleteParent: async (workspaces) => expect(await workspaces.deleteParent('/workspace')).toBe(true),
+      expect(
+        (await workspaces.addParents([{ id: 'p1', name: 'all', path: '/workspace' }])).workspaceParents,
+      ).toHaveLength(1),
+    deleteParent: async (workspaces) => {
+      await workspaces.deleteParent('/workspace');
+      expect((await workspaces.list()).workspaceParents).toEqual([]);
+    },
   },
   llm: {
     providers: async (llm) => expect((await llm.providers()).providers).toContain('openai'),

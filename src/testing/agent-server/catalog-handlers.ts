@@ -207,18 +207,18 @@ export function catalogHandlers(ctx: DoubleContext, installables: SimulatedInsta
 
     post('/api/hooks', () => json({ hook_config: null })),
 
-    // MCP: no server is started; a stdio command is "not found", a remote one answers with no tools.
+    // MCP: no server is started; a stdio command fails to connect as on the real server, a remote one answers
+    // with no tools.
     post('/api/mcp/test', async (request) => {
       const server = (await jsonBody(request)).server as Json | undefined;
       if (!server) return fieldRequired('body', 'server');
       if (typeof server.command === 'string')
         return json({
           ok: false,
-          tools: [],
-          error: `Command not found: ${server.command}`,
-          error_kind: 'spawn_failed',
+          error: `Client failed to connect: [Errno 2] No such file or directory: '${server.command}'`,
+          error_kind: 'connection',
         });
-      return json({ ok: true, tools: [], error: null, error_kind: null });
+      return json({ ok: true, tools: [] });
     }),
     post('/api/mcp/oauth/start', async (request) => {
       const server = (await jsonBody(request)).server as Json | undefined;

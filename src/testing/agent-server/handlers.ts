@@ -74,11 +74,26 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
     return conversation ? { conversation } : { response: missing(id) };
   };
 
+  const version = options.version ?? DEFAULT_AGENT_SERVER_VERSION;
+  // OpenAPI `ServerInfo` as 1.58.0 fills it on a local server.
   const serverInfo = () => ({
     uptime: (Date.now() - STARTED) / 1000,
     idle_time: 0,
     title: 'OpenHands Agent Server',
-    version: options.version ?? DEFAULT_AGENT_SERVER_VERSION,
+    version,
+    sdk_version: version,
+    tools_version: version,
+    workspace_version: version,
+    build_git_sha: 'unknown',
+    build_git_ref: 'unknown',
+    python_version: '3.12.1',
+    usable_tools: ['file_editor', 'task_tracker', 'terminal'],
+    runtime_idle_timeout_seconds: null,
+    conversation_runtime: 'local',
+    available_conversation_runtimes: ['local'],
+    capabilities: [],
+    app_backend_ingress_url: null,
+    max_foreground_terminal_timeout_seconds: null,
     docs: '/docs',
     redoc: '/redoc',
   });

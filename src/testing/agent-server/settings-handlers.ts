@@ -24,8 +24,20 @@ export class SimulatedSettings {
   readonly workspaceParents: Json[] = [];
   readonly connections = new Map<string, Json>();
   activeProfile: string | null = null;
-  activeAgentProfileId: string | null = null;
+  activeAgentProfileId: string | null;
+  /** What `GET /api/settings` shows: null on a fresh server (the real one), the id once one is activated. */
+  settingsAgentProfileId: string | null = null;
   activeMetaProfile: string | null = null;
+
+  constructor() {
+    // A fresh real server has one agent profile, `default`, active.
+    const id = crypto.randomUUID();
+    this.agentProfiles.set('default', {
+      id,
+      profile: { agent_kind: 'openhands', revision: 0, llm_profile_ref: 'default', mcp_server_refs: null },
+    });
+    this.activeAgentProfileId = id;
+  }
 
   /** OpenAPI `SettingsResponse`: never the key itself, only whether one is set. */
   response(): Json {
@@ -34,7 +46,7 @@ export class SimulatedSettings {
       conversation_settings: this.conversationSettings,
       llm_api_key_is_set: this.llmApiKey !== undefined,
       active_profile: this.activeProfile,
-      active_agent_profile_id: this.activeAgentProfileId,
+      active_agent_profile_id: this.settingsAgentProfileId,
       active_meta_profile: this.activeMetaProfile,
       misc_settings: {},
     };
@@ -91,7 +103,8 @@ export function settingsHandlers(ctx: DoubleContext, state: SimulatedSettings) {
   const json = HttpResponse.json;
   const mutation = (name: string, message: string, status = 200) => json({ name, message }, { status });
   const notFound = (what: string, name: unknown) => detail(404, `${what} '${name}' not found`);
-  const schema = (title: string) => ({ title, type: 'object', properties: {}, sections: [] });
+  // OpenAPI `SettingsSchema`: the model's name and its sections of fields.
+  const schema = (modelName: string) => ({ model_name: modelName, sections: [] });
 
   return [
     get('/api/settings/agent-schema', () => json(schema('AgentSettings'))),
@@ -181,9 +194,18 @@ export function settingsHandlers(ctx: DoubleContext, state: SimulatedSettings) {
       if (state.activeProfile === params.name) state.activeProfile = null;
       return mutation(String(params.name), `Profile '${params.name}' deleted`);
     }),
+    // The real server calls the provider: without a key it answers `valid: false` with the provider's error.
     post('/api/profiles/{name}/validate', async (request) => {
       const llm = (await jsonBody(request)).llm as Json | undefined;
-      if (typeof llm?.model !== 'string') return json({ valid: false, error: 'llm.model is required' });
+      if (typeof llm?.model !== 'string') return fieldRequired('body', 'llm', 'model');
+      if (typeof llm.api_key !== 'string' || llm.api_key === '')
+        return json({
+          valid: false,
+          error: {
+            type: 'LLMAuthenticationError',
+            message: 'Missing credentials. Please pass an `api_key`.',
+          },
+        });
       return json({ valid: true, error: null });
     }),
     post('/api/profiles/{name}/rename', async (request, params) => {
@@ -250,6 +272,7 @@ export function settingsHandlers(ctx: DoubleContext, state: SimulatedSettings) {
       const found = [...state.agentProfiles.values()].find((saved) => saved.id === id);
       if (!found) return notFound('Agent profile', id);
       state.activeAgentProfileId = id;
+      state.settingsAgentProfileId = id;
       return json({ id, message: `Agent profile '${id}' activated`, agent_settings_applied: true });
     }),
     post('/api/agent-profiles/{name}/materialize', async (request, params) => {
@@ -340,18 +363,20 @@ export function settingsHandlers(ctx: DoubleContext, state: SimulatedSettings) {
     const listed = () => json({ workspaces: state.workspaces, workspaceParents: state.workspaceParents });
     return [
       ...(field === 'workspaces' ? [get(path, listed)] : []),
+      // The real server requires `id`, `name` and `path` on every item (422 naming each missing one).
       post(path, async (request) => {
         const items = (await jsonBody(request))[field];
         if (!Array.isArray(items)) return fieldRequired('body', field);
+        const missing = (items as Json[]).flatMap((item, index) =>
+          ['id', 'name', 'path']
+            .filter((key) => typeof item[key] !== 'string')
+            .map((key) => ({ type: 'missing', loc: ['body', field, index, key], msg: 'Field required' })),
+        );
+        if (missing.length > 0) return json({ detail: missing }, { status: 422 });
         for (const item of items as Json[]) {
           const at = list.findIndex((entry) => entry.path === item.path);
-          const entry = {
-            id: item.id ?? crypto.randomUUID(),
-            name: item.name ?? String(item.path).split('/').pop(),
-            ...item,
-          };
-          if (at >= 0) list[at] = entry;
-          else list.push(entry);
+          if (at >= 0) list[at] = item;
+          else list.push(item);
         }
         return listed();
       }),
@@ -359,8 +384,10 @@ export function settingsHandlers(ctx: DoubleContext, state: SimulatedSettings) {
         const target = requiredQuery(request, 'path');
         if (target instanceof Response) return target;
         const at = list.findIndex((entry) => entry.path === target);
-        if (at >= 0) list.splice(at, 1);
-        return json({ deleted: at >= 0 });
+        if (at < 0)
+          return detail(404, field === 'workspaces' ? 'Workspace not found' : 'Workspace parent not found');
+        list.splice(at, 1);
+        return json({ deleted: true });
       }),
     ];
   }

@@ -15,7 +15,7 @@ const decoder = new TextDecoder();
  * A small shell over the simulated files: nothing real runs. Knows `echo`, `printf`, `pwd`, `cd`, `ls [-la]`,
  * `cat`, `mkdir [-p]`, `touch`, `whoami`, `true`, `false`, `exit N`, `> file` / `>> file` / `>&2`, and
  * `git init|add|status|commit -m`; commands are joined by `;` or `&&`. Anything else ends with exit code 127
- * and `bash: NAME: command not found` on stderr, as bash says.
+ * and `/bin/sh: 1: NAME: not found` on stderr, as the real server's shell (`/bin/sh`) says.
  */
 export function simulatedShell(machine: SimulatedMachine) {
   return (command: string, cwd: string): BashResult => {
@@ -75,7 +75,7 @@ function runOne(words: string[], cwd: string, { files, git }: SimulatedMachine):
       const target = paths[0] ?? '/workspace';
       return files.isFolder(target)
         ? { ...ok(), cwd: target }
-        : fail(`bash: cd: ${args[0]}: No such file or directory\n`);
+        : fail(`/bin/sh: 1: cd: can't cd to ${args[0]}\n`, 2);
     }
     case 'mkdir':
       for (const path of paths) files.mkdir(path);
@@ -97,7 +97,7 @@ function runOne(words: string[], cwd: string, { files, git }: SimulatedMachine):
     case 'git':
       return gitCommand(args, cwd, git);
     default:
-      return fail(`bash: ${name}: command not found\n`, 127);
+      return fail(`/bin/sh: 1: ${name}: not found\n`, 127);
   }
 }
 

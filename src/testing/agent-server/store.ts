@@ -52,6 +52,25 @@ export type StoreEventListener = (event: StoredEvent, persisted: boolean) => voi
  * the msw handlers and the loopback server answer comes from here, so a test can drive a conversation
  * (`publish`) and watch what clients see.
  */
+/** ConversationInfo fields 1.58.0 answers that the simulated conversations do not track: their defaults. */
+const INFO_DEFAULTS = {
+  invoked_skills: [],
+  leaf_event_id: null,
+  hook_config: null,
+  forked_from_conversation_id: null,
+  forked_from_event_id: null,
+  parent_conversation_id: null,
+  sub_conversation_ids: [],
+  tags: {},
+  current_model_id: null,
+  available_models: [],
+  supports_runtime_model_switch: false,
+  launched_agent_profile: null,
+  client_tools: [],
+  tool_module_qualnames: {},
+  runtime_info: null,
+} as const;
+
 export class AgentServerStore {
   readonly conversations = new Map<string, StoredConversation>();
   readonly #listeners = new Map<string, Set<StoreEventListener>>();
@@ -191,11 +210,11 @@ export class AgentServerStore {
     return { id: conversation.id, ...structuredClone(state) };
   }
 
-  /** ConversationInfo as `GET /api/conversations/{id}` answers it. */
+  /** ConversationInfo as `GET /api/conversations/{id}` answers it (1.58.0's fields, defaults where unset). */
   info(conversationId: string): Record<string, unknown> {
     const conversation = this.getConversation(conversationId);
     if (!conversation) throw new Error(`unknown conversation ${conversationId}`);
-    return { id: conversation.id, ...structuredClone(conversation.info) };
+    return { id: conversation.id, ...INFO_DEFAULTS, ...structuredClone(conversation.info) };
   }
 
   /** A MessageEvent as the server stores a sent message (notes §1.2 POST /events). */

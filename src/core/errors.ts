@@ -299,6 +299,17 @@ export { brand as brandErrorClass, guard as errorGuard };
  * server's 500 "Unknown event_id" and 400 on pause/delete, the gateway's 400 for a missing model).
  */
 export function asNotFoundError(error: APIError, message: string): NotFoundError {
+  return new NotFoundError(apiErrorInit(error, message));
+}
+
+/** The fields of `error` with another message: for an error of a more precise class built from it. */
+export function apiErrorInit(error: APIError, message: string): APIErrorInit {
   const { status, headers, body, method, url } = error;
-  return new NotFoundError({ status, headers, body, method, url, message });
+  return { status, headers, body, method, url, message };
+}
+
+/** The same error class (by status) and fields, with a message that says more. */
+export function withMessage(error: APIError, message: string): APIError {
+  const ErrorClass = apiErrorClassFor(error.status);
+  return new ErrorClass(apiErrorInit(error, message));
 }

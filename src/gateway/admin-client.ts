@@ -2,7 +2,13 @@ import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import { type DeleteResult, deleteResult } from '../core/delete-result.js';
-import { APIError, asNotFoundError, NotFoundError, RequestValidationError } from '../core/errors.js';
+import {
+  type APIError,
+  asNotFoundError,
+  NotFoundError,
+  RequestValidationError,
+  withMessage,
+} from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { PagedIterable } from '../core/paginate.js';
 import { optionsObject, requireNonEmptyString } from '../core/validate.js';
@@ -225,16 +231,10 @@ function checkEntry(entry: GatewayModelEntry): void {
  */
 function explainNoDatabase(error: APIError): APIError {
   if (!isNoDatabaseAnswer(error)) return error;
-  const { status, headers, body, method, url } = error;
-  const ErrorClass = (error.constructor as typeof APIError | undefined) ?? APIError;
-  return new ErrorClass({
-    status,
-    headers,
-    body,
-    method,
-    url,
-    message: `The gateway has no database (or does not keep models in it), which this endpoint needs; models of such a gateway belong in proxy_config.model_list (it answered ${status}: ${readMessage(error)})`,
-  });
+  return withMessage(
+    error,
+    `The gateway has no database (or does not keep models in it), which this endpoint needs; models of such a gateway belong in proxy_config.model_list (it answered ${error.status}: ${readMessage(error)})`,
+  );
 }
 
 function asNotFound(error: APIError): NotFoundError {

@@ -6,10 +6,10 @@ import { type DeleteResult, deleteResult } from '../core/delete-result.js';
 import { errorMessageFromBody } from '../core/error-body.js';
 import {
   type APIError,
-  apiErrorClassFor,
   isAuthenticationError,
   isBadRequestError,
   RequestValidationError,
+  withMessage,
 } from '../core/errors.js';
 import {
   type ClientOptions,
@@ -615,19 +615,6 @@ function sharedImageError(name: string, image: string, others: string[]): Runtim
     'SHARED_IMAGE',
     `Image ${image} is already used by ${others.join(', ')}: configurations sharing an image cannot be selected independently (spec 2.4 rule 1). Give ${name} its own image tag.`,
   );
-}
-
-/** The same error class and fields with a clearer message. */
-function withMessage(error: APIError, message: string): APIError {
-  const ErrorClass = apiErrorClassFor(error.status);
-  return new ErrorClass({
-    status: error.status,
-    headers: error.headers,
-    body: error.body,
-    method: error.method,
-    url: error.url,
-    message,
-  });
 }
 
 function requireConfigName(name: string): void {

@@ -2,6 +2,7 @@ import {
   AgentPlatformError,
   type APIError,
   AuthenticationError,
+  apiErrorInit,
   brandErrorClass,
   errorGuard,
   NotFoundError,
@@ -11,17 +12,6 @@ import {
 /** The message of spec 7 for a runtime API without an admin password. */
 export const ADMIN_DISABLED_MESSAGE = 'Admin functionality is disabled';
 
-function initFrom(error: APIError, message: string) {
-  return {
-    status: error.status,
-    headers: error.headers,
-    body: error.body,
-    method: error.method,
-    url: error.url,
-    message,
-  };
-}
-
 /**
  * 403 from the runtime API's admin endpoints: no admin password is configured, so admin functionality is
  * disabled (spec 5.5, 7). Set one at install or rotate it in the installer admin console (secret
@@ -30,7 +20,7 @@ function initFrom(error: APIError, message: string) {
 export class AdminDisabledError extends PermissionDeniedError {
   constructor(error: APIError) {
     super(
-      initFrom(
+      apiErrorInit(
         error,
         `${ADMIN_DISABLED_MESSAGE}: the runtime API has no admin password configured (set one at install or in the installer admin console, secret "admin-password")`,
       ),
@@ -48,7 +38,7 @@ export class AdminLoginError extends AuthenticationError {
   readonly reason: 'password' | 'challenge';
   constructor(error: APIError, reason: 'password' | 'challenge') {
     super(
-      initFrom(
+      apiErrorInit(
         error,
         reason === 'password'
           ? 'Admin login refused: wrong admin password (check ADMIN_PASSWORD)'
@@ -69,7 +59,7 @@ export class WarmRuntimeConfigNotFoundError extends NotFoundError {
   readonly configName: string;
   constructor(error: APIError, configName: string) {
     super(
-      initFrom(
+      apiErrorInit(
         error,
         `No database entry named ${JSON.stringify(configName)}: DELETE removes only configurations saved through the API; installer-managed entries (source "file", such as v1_current) cannot be deleted, and an unknown name has nothing to delete`,
       ),

@@ -1,8 +1,9 @@
 import { isResponseValidationError } from '../core/errors.js';
+import type { Page } from '../core/paginate.js';
 import type { Decoder } from '../core/transport.js';
 import { type ConversationState, parseConversationState } from '../models/index.js';
 import { checkFields, type FieldCheck } from './field-checks.js';
-import type { Page } from '../core/paginate.js';
+import { pageDecoder } from './page-decoder.js';
 
 /**
  * OpenAPI `ConversationInfo`: the ConversationState fields (notes §3.8) plus `title`, `metrics` and the
@@ -46,32 +47,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 }
 
 /** OpenAPI `ConversationPage {items: ConversationInfo[], next_page_id}`. */
-export const decodeConversationPage: Decoder<Page<ConversationInfo>> = (input) => {
-  const record = input as { items?: unknown; next_page_id?: unknown } | null;
-  if (typeof record !== 'object' || record === null || !Array.isArray(record.items)) {
-    return { success: false, error: { issues: [{ path: ['items'], message: 'expected an array' }] } };
-  }
-  const next = record.next_page_id;
-  if (next !== undefined && next !== null && typeof next !== 'string') {
-    return {
-      success: false,
-      error: { issues: [{ path: ['next_page_id'], message: 'expected a string or null' }] },
-    };
-  }
-  const items: ConversationInfo[] = [];
-  for (const [index, item] of record.items.entries()) {
-    const result = decodeConversationInfo(item);
-    if (!result.success) {
-      const issues = result.error.issues.map((issue) => ({
-        ...issue,
-        path: ['items', index, ...issue.path],
-      }));
-      return { success: false, error: { issues } };
-    }
-    items.push(result.data);
-  }
-  return { success: true, data: { items, nextPageId: typeof next === 'string' ? next : null } };
-};
+export const decodeConversationPage: Decoder<Page<ConversationInfo>> = pageDecoder(decodeConversationInfo);
 
 /** notes §1.3: the conversation search's `next_page_id` is the 32-hex form of the id. */
 export function comparableConversationId(id: string): string {

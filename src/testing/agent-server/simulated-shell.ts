@@ -147,9 +147,11 @@ function list(files: SimulatedFiles, path: string, flags: string): One {
   const names = [...folders, ...own].filter((name) => hidden || !name.startsWith('.')).sort();
   if (!flags.includes('l'))
     return { stdout: names.length ? `${names.join('\n')}\n` : '', stderr: '', code: 0 };
-  const date = new Date().toDateString().slice(4, 10);
+  // As GNU ls prints it: links, owner, group, size right-aligned, `Mon DD HH:MM`, name.
+  const now = new Date();
+  const stamp = `${now.toDateString().slice(4, 10)} ${now.toTimeString().slice(0, 5)}`;
   const line = (mode: string, size: number, name: string) =>
-    `${mode} 1 openhands openhands ${String(size).padStart(6)} ${date} 00:00 ${name}\n`;
+    `${mode} ${mode.startsWith('d') ? 2 : 1} openhands openhands ${String(size).padStart(4)} ${stamp} ${name}\n`;
   const rows = [
     ...(hidden ? [line('drwxr-xr-x', 4096, '.'), line('drwxr-xr-x', 4096, '..')] : []),
     ...names.map((name) =>

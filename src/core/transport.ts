@@ -1,4 +1,4 @@
-import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './bounded-body.js';
 import { checkClientOptions } from './check-options.js';
 import { connectionFailure, describeConnectionFailure } from './connection-failure.js';
@@ -20,6 +20,25 @@ import { SafeLogger } from './logger.js';
 import type { ClientOptions } from './options.js';
 import { redactHeaders, redactText, redactUrl, redactValue } from './redact.js';
 import { RETRY_POLICY } from './retry-policy.js';
+
+type Ky = typeof import('ky');
+/**
+ * ky, loaded on the first request rather than at import: importing the package costs less, and browser bundles
+ * fetch it as a chunk of its own (docs/performance.md, "Import time").
+ */
+let kyModule: Ky | undefined;
+let kyLoading: Promise<Ky> | undefined;
+const loadKy = (): Promise<Ky> => {
+  kyLoading ??= import('ky').then((module) => {
+    kyModule = module;
+    return module;
+  });
+  return kyLoading;
+};
+// ky's error tests; an error thrown before ky was loaded is none of ky's.
+const isHTTPError = ((error: unknown) => kyModule?.isHTTPError(error) === true) as Ky['isHTTPError'];
+const isNetworkError = ((error: unknown) => kyModule?.isNetworkError(error) === true) as Ky['isNetworkError'];
+const isTimeoutError = ((error: unknown) => kyModule?.isTimeoutError(error) === true) as Ky['isTimeoutError'];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -83,14 +102,15 @@ export class Transport {
   readonly baseUrl: string;
   readonly logger: SafeLogger;
   readonly #init: TransportInit;
-  readonly #ky: typeof ky;
+  readonly #kyOptions: KyOptions;
+  #ky: KyInstance | undefined;
 
   constructor(init: TransportInit) {
     checkClientOptions(init as unknown as Record<string, unknown>);
     this.#init = init;
     this.baseUrl = init.baseUrl.replace(/\/+$/, '');
     this.logger = new SafeLogger(init.logger, init.logLevel, init.secrets);
-    this.#ky = ky.create({
+    this.#kyOptions = {
       timeout: init.timeout ?? 60_000,
       totalTimeout: init.totalTimeout ?? false,
       headers: init.headers,
@@ -104,7 +124,7 @@ export class Transport {
           },
         ],
       },
-    });
+    };
   }
 
   url(path: string, query?: Record<string, QueryValue>): string {
@@ -131,6 +151,7 @@ export class Transport {
       ? (input, options) => fetchImpl(input, options)
       : undefined;
     try {
+      this.#ky ??= (await loadKy()).default.create(this.#kyOptions);
       const response = await this.#ky(url, {
         method: spec.method,
         headers: { accept: 'application/json', ...auth, ...spec.headers },

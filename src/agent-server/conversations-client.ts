@@ -1,6 +1,5 @@
 import type { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import { resolveClientOptions } from '../core/client-options.js';
 import { type DeleteResult, deleteResult } from '../core/delete-result.js';
 import { type APIError, asNotFoundError, NotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
@@ -19,12 +18,7 @@ import { clampLimit } from './event-query.js';
 import { EventsClient } from './events-client.js';
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
-import {
-  AGENT_SERVER_ENV,
-  type AgentServerClientOptions,
-  secretRegistryFor,
-  sessionKeyTransport,
-} from './options.js';
+import { type AgentServerClientOptions, agentServerClientSetup } from './options.js';
 import type { ServerInfo } from './server-info.js';
 import { type WaitUntilOptions, waitForStatus } from './wait-until.js';
 
@@ -88,10 +82,9 @@ export class ConversationsClient extends BaseClient {
   readonly #events: EventsClient;
 
   constructor(options?: AgentServerClientOptions) {
-    const resolved = resolveClientOptions(options, AGENT_SERVER_ENV);
-    const secrets = secretRegistryFor(options);
-    super(sessionKeyTransport(resolved, secrets), { sessionApiKey: resolved.sessionApiKey });
-    this.#secrets = secrets;
+    const setup = agentServerClientSetup(options);
+    super(setup.transport, { sessionApiKey: setup.options.sessionApiKey });
+    this.#secrets = setup.secrets;
     this.#events = new EventsClient(options);
   }
 

@@ -1,8 +1,8 @@
 import type { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import { resolveClientOptions } from '../core/client-options.js';
 import { isAPIError, isResponseValidationError } from '../core/errors.js';
 import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
+import { type Page, PagedIterable } from '../core/paginate.js';
 import { encodePath, type QueryValue } from '../core/transport.js';
 import { describe, optionsObject, requireNonEmptyString, requireUuid } from '../core/validate.js';
 import { type Event, safeParseEvent } from '../models/index.js';
@@ -16,14 +16,7 @@ import {
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
-import {
-  AGENT_SERVER_ENV,
-  type AgentServerClientOptions,
-  secretRegistryFor,
-  sessionKeyTransport,
-  sharedServerInfo,
-} from './options.js';
-import { type Page, PagedIterable } from '../core/paginate.js';
+import { type AgentServerClientOptions, agentServerClientSetup, sharedServerInfo } from './options.js';
 import { decodeServerInfo, type ServerInfo, ServerInfoCache } from './server-info.js';
 import { Subscription } from './subscription.js';
 import type { SubscribeOptions } from './subscription-types.js';
@@ -44,11 +37,10 @@ export class EventsClient extends BaseClient {
   readonly #serverInfo: ServerInfoCache;
 
   constructor(options?: AgentServerClientOptions) {
-    const resolved = resolveClientOptions(options, AGENT_SERVER_ENV);
-    const secrets = secretRegistryFor(options);
-    super(sessionKeyTransport(resolved, secrets), { sessionApiKey: resolved.sessionApiKey });
-    this.#secrets = secrets;
-    this.#sessionApiKey = resolved.sessionApiKey;
+    const setup = agentServerClientSetup(options);
+    super(setup.transport, { sessionApiKey: setup.options.sessionApiKey });
+    this.#secrets = setup.secrets;
+    this.#sessionApiKey = setup.options.sessionApiKey;
     this.#serverInfo = sharedServerInfo(
       options,
       () =>

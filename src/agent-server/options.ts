@@ -1,5 +1,5 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
-import type { EnvDefaults } from '../core/client-options.js';
+import { type EnvDefaults, resolveClientOptions } from '../core/client-options.js';
 import type { ClientOptions, Credential } from '../core/options.js';
 import type { TransportInit } from '../core/transport.js';
 
@@ -17,15 +17,27 @@ export const AGENT_SERVER_ENV: EnvDefaults<AgentServerClientOptions> = {
   sessionApiKey: 'SESSION_API_KEY',
 };
 
-/** Transport settings of the agent-server clients: `X-Session-API-Key` auth, the key registered as a secret. */
-export function sessionKeyTransport(
-  options: AgentServerClientOptions & { baseUrl: string },
-  secrets: SecretRegistry,
-): TransportInit {
+/**
+ * What an agent-server client is built from: its options checked and completed from the environment, the
+ * secret registry (shared with the other clients of one `AgentServerClient`), and transport settings with
+ * `X-Session-API-Key` auth, the key registered as a secret. `EventsClient` and `ConversationsClient` both
+ * start with it.
+ */
+export function agentServerClientSetup(options: AgentServerClientOptions | undefined): {
+  options: AgentServerClientOptions & { baseUrl: string };
+  secrets: SecretRegistry;
+  transport: TransportInit;
+} {
+  const resolved = resolveClientOptions(options, AGENT_SERVER_ENV);
+  const secrets = secretRegistryFor(options);
   return {
-    ...options,
-    secrets: secrets.list,
-    authHeaders: headerAuth(options.sessionApiKey, 'X-Session-API-Key', secrets),
+    options: resolved,
+    secrets,
+    transport: {
+      ...resolved,
+      secrets: secrets.list,
+      authHeaders: headerAuth(resolved.sessionApiKey, 'X-Session-API-Key', secrets),
+    },
   };
 }
 

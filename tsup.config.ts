@@ -31,8 +31,17 @@ export default defineConfig([
     dts: false,
     clean: true,
   },
-  // ESM type declarations, one bundle per entry point.
-  { ...common, format: ['esm'], dts: { only: true } },
+  // Type declarations, one bundle per entry point. The root entry is bundled on its own: bundled with
+  // `./models`, it would share a chunk with the zod schemas `./models` exports, and every app importing a client
+  // would type-check zod's types (docs/performance.md, "Type-checking"). The .d.cts files are copies made by
+  // scripts/finish-declarations.mjs (same declarations; one TypeScript program less in the build).
+  { ...common, entry: { index: entry.index }, format: ['esm'], dts: { only: true } },
+  {
+    ...common,
+    entry: { models: entry.models, tracing: entry.tracing, testing: entry.testing },
+    format: ['esm'],
+    dts: { only: true },
+  },
   // ky and @noble/hashes are ESM-only: inline them so require() works in loaders
   // that cannot require ESM (Jest's module runtime). CJS means Node (or Jest): its entries are the Node ones,
   // with compiled event parsers.
@@ -40,6 +49,7 @@ export default defineConfig([
     ...common,
     entry: { ...entry, index: 'src/index.node.ts', models: 'src/models.node.ts' },
     format: ['cjs'],
+    dts: false,
     noExternal: ['ky', /^@noble\/hashes/],
   },
   // The `warm-pools` bin (package.json "bin"): ESM only, no types. Its source starts with the

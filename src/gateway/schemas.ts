@@ -1,4 +1,9 @@
 import * as z from 'zod';
+// The answers' types, written out from the schemas below by scripts/write-public-types.ts (keeps zod out of
+// the package declarations).
+import type { AddedGatewayModel, GatewayModel, GatewayModelInfo, SpendLogRow } from './types.generated.js';
+
+export type { AddedGatewayModel, GatewayModel, GatewayModelInfo, SpendLogRow };
 
 /**
  * One entry of `GET /v1/models` (notes §2.1). Only `id` (the `model_name`) is relied on: `created` is a
@@ -10,7 +15,6 @@ export const gatewayModelSchema = z.object({
   max_input_tokens: z.number().nullish(),
   max_output_tokens: z.number().nullish(),
 });
-export type GatewayModel = z.infer<typeof gatewayModelSchema>;
 
 export const modelListSchema = z.object({ data: z.array(gatewayModelSchema) });
 
@@ -28,7 +32,6 @@ export const addedModelSchema = z
     id: row.model_id ?? row.model_info?.id ?? undefined,
     model_name: row.model_name,
   }));
-export type AddedGatewayModel = z.infer<typeof addedModelSchema>;
 
 /** One entry of `GET /model/info` (notes §2.1): parameters without secrets, and the model's id. */
 export const modelInfoEntrySchema = z.object({
@@ -43,7 +46,6 @@ export const modelInfoEntrySchema = z.object({
     .nullish()
     .transform((info) => info ?? {}),
 });
-export type GatewayModelInfo = z.infer<typeof modelInfoEntrySchema>;
 
 export const modelInfoListSchema = z.object({ data: z.array(modelInfoEntrySchema) });
 
@@ -84,7 +86,6 @@ export const spendLogRowSchema = z.object({
   metadata: z.unknown().optional(),
   status: z.string().nullish(),
 });
-export type SpendLogRow = z.infer<typeof spendLogRowSchema>;
 
 export const spendLogPageSchema = z.object({
   data: z.array(spendLogRowSchema),

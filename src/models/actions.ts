@@ -14,6 +14,10 @@ import {
   type ParseMode,
   withDefault,
 } from './schema-kit.js';
+// Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
+import type { FileEditorCommand, TaskItem } from './types.generated.js';
+
+export type { FileEditorCommand, TaskItem };
 
 export const ACTION_KINDS = [
   'FileEditorActionWithRisk',
@@ -67,7 +71,6 @@ export const ACTION_KIND_SET: ReadonlySet<string> = new Set(ACTION_KINDS);
 
 /** The file editor's commands (FileEditorAction, PlanningFileEditorAction and their observations). */
 export const FileEditorCommandSchema = z.enum(['view', 'create', 'str_replace', 'insert', 'undo_edit']);
-export type FileEditorCommand = z.infer<typeof FileEditorCommandSchema>;
 
 /** A task of the task tracker: `{title, notes="", status="todo"}`. */
 export const TaskItemSchema = openObject({
@@ -75,7 +78,6 @@ export const TaskItemSchema = openObject({
   notes: withDefault(z.string(), ''),
   status: withDefault(z.enum(['todo', 'in_progress', 'done']), 'todo'),
 });
-export type TaskItem = z.output<typeof TaskItemSchema>;
 
 /** A browser tab id: 4 characters (spec 2.3). */
 const tabId = () => z.string().check(z.length(4));

@@ -12,9 +12,12 @@ import {
   requiredNullable,
   withDefault,
 } from './schema-kit.js';
+// Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
+import type { SecurityRisk } from './types.generated.js';
+
+export type { SecurityRisk };
 
 export const SecurityRiskSchema = z.enum(['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH']);
-export type SecurityRisk = z.infer<typeof SecurityRiskSchema>;
 
 export function buildContentSchemas(mode: ParseMode) {
   /** `{cache_prompt=false, type="text", text}`; closed (`additionalProperties: false`). */

@@ -8,7 +8,11 @@
 import * as z from 'zod/mini';
 import { intAtLeast, jsonObject, openObject, optionalNullable, withDefault } from './schema-kit.js';
 import type { ConversationStateUpdateEvent } from './schemas.js';
+// Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
+import type { ConversationState, ConversationStats, ExecutionStatus, Metrics } from './types.generated.js';
 import { isRecord } from './unknown.js';
+
+export type { ConversationState, ConversationStats, ExecutionStatus, Metrics };
 
 export const EXECUTION_STATUSES = [
   'idle',
@@ -21,7 +25,6 @@ export const EXECUTION_STATUSES = [
   'deleting',
 ] as const;
 export const ExecutionStatusSchema = z.enum(EXECUTION_STATUSES);
-export type ExecutionStatus = z.infer<typeof ExecutionStatusSchema>;
 
 /** Statuses a run ends in (as the Python SDK decides): `idle` is not terminal. */
 export const TERMINAL_EXECUTION_STATUSES = [
@@ -64,13 +67,11 @@ export const MetricsSchema = openObject({
   ),
   token_usages: z.optional(z.array(TokenUsageSchema)),
 });
-export type Metrics = z.output<typeof MetricsSchema>;
 
 /** `{usage_to_metrics: {<usage_id>: Metrics}}`: the value of `stats` updates and of the state's `stats`. */
 export const ConversationStatsSchema = openObject({
   usage_to_metrics: withDefault(z.record(z.string(), MetricsSchema), {}),
 });
-export type ConversationStats = z.output<typeof ConversationStatsSchema>;
 
 export const ConversationStateSchema = openObject({
   id: z.string(),
@@ -94,7 +95,6 @@ export const ConversationStateSchema = openObject({
   ),
   agent_state: withDefault(jsonObject(), {}),
 });
-export type ConversationState = z.output<typeof ConversationStateSchema>;
 
 /** The `key` of a ConversationStateUpdateEvent that carries the whole state. */
 export const FULL_STATE_KEY = 'full_state';

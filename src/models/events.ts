@@ -19,6 +19,10 @@ import {
   withDefault,
 } from './schema-kit.js';
 import { buildToolSchemas, TOOL_DEFINITION_KIND_SET } from './tools.js';
+// Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
+import type { FailureKind } from './types.generated.js';
+
+export type { FailureKind };
 
 /** The event kinds of the newest server's OpenAPI document (1.58.0), in its order. */
 export const EVENT_KINDS = [
@@ -57,7 +61,6 @@ export const FailureKindSchema = z.enum([
   'internal',
   'unknown',
 ]);
-export type FailureKind = z.infer<typeof FailureKindSchema>;
 
 export function buildErrorClassificationSchema(mode: ParseMode) {
   return closedObject(mode, {

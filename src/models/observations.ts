@@ -14,6 +14,10 @@ import {
   requiredNullable,
   withDefault,
 } from './schema-kit.js';
+// Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
+import type { CmdOutputMetadata } from './types.generated.js';
+
+export type { CmdOutputMetadata };
 
 export const OBSERVATION_KINDS = [
   'MCPToolObservation',
@@ -55,7 +59,6 @@ export const CmdOutputMetadataSchema = openObject({
   prefix: withDefault(z.string(), ''),
   suffix: withDefault(z.string(), ''),
 });
-export type CmdOutputMetadata = z.output<typeof CmdOutputMetadataSchema>;
 
 export function buildFileEntrySchema(mode: ParseMode) {
   return openObject({

@@ -10,6 +10,10 @@
  * definitions, …) keep unknown keys in both modes, as the server does.
  */
 import * as z from 'zod/mini';
+// Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
+import type { EventSource } from './types.generated.js';
+
+export type { EventSource };
 
 export type ParseMode = 'strict' | 'lenient';
 
@@ -62,7 +66,6 @@ export const jsonObject = (): z.ZodMiniRecord<z.ZodMiniString, z.ZodMiniUnknown>
 
 /** Event `source`; `hook` marks events a hook produced (HookExecutionEvent) on newer servers. */
 export const EventSourceSchema = z.enum(['agent', 'user', 'environment', 'hook']);
-export type EventSource = z.infer<typeof EventSourceSchema>;
 
 /** A default that is produced by a function (pydantic `default_factory`); marked so JSON Schema output omits it. */
 export const GENERATED_DEFAULT = Symbol.for('agent-platform-sdk.models.generated-default');

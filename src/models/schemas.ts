@@ -1,13 +1,15 @@
 /**
- * The built schemas (both modes) and the public types. Types are inferred from the strict schemas; the fields
- * that can hold an unknown kind after lenient parsing (`action`, `observation`, `tools[]`) are widened to say so.
+ * The built schemas (both modes) and the public types, which are the strict schemas' output types written out;
+ * the fields that can hold an unknown kind after lenient parsing (`action`, `observation`, `tools[]`) are
+ * widened to say so.
  */
-import type * as z from 'zod/mini';
 import { buildEventSchemas, type KnownEventKind } from './events.js';
-import type { UnknownAction, UnknownEvent, UnknownObservation, UnknownToolDefinition } from './unknown.js';
+import type { UnknownEvent } from './unknown.js';
 
-export const strictSchemas = buildEventSchemas('strict');
-export const lenientSchemas = buildEventSchemas('lenient');
+/** Every schema of one parse mode (named, so that declarations refer to it instead of spelling it twice). */
+export type EventSchemas = ReturnType<typeof buildEventSchemas>;
+export const strictSchemas: EventSchemas = buildEventSchemas('strict');
+export const lenientSchemas: EventSchemas = buildEventSchemas('lenient');
 
 const s = strictSchemas;
 
@@ -35,29 +37,98 @@ export const ActionVariantSchemas = s.actions.variants;
 export const ObservationVariantSchemas = s.observations.variants;
 export const ToolDefinitionVariantSchemas = s.tools.variants;
 
-// ---- Nested types ----
-export type TextContent = z.output<typeof s.content.TextContent>;
-export type ImageContent = z.output<typeof s.content.ImageContent>;
+// ---- Types ----
+// Written out in types.generated.ts (printed from `z.output` of the strict schemas by
+// scripts/write-public-types.ts, checked equal by test/package/public-types.test.ts), so that the package's
+// declarations do not carry zod's types (docs/performance.md, "Type-checking"). The fields that can hold an
+// unknown kind after lenient parsing (`action`, `observation`, `tools[]`) are widened there.
+import type {
+  ACPToolCallEvent,
+  Action,
+  ActionEvent,
+  AgentErrorEvent,
+  Condensation,
+  CondensationRequest,
+  CondensationSummaryEvent,
+  ConversationErrorEvent,
+  ConversationStateUpdateEvent,
+  CriticResult,
+  ErrorClassification,
+  EventInput,
+  HookExecutionEvent,
+  HTTPValidationError,
+  ImageContent,
+  InterruptEvent,
+  KnownActionMap,
+  KnownObservationMap,
+  KnownToolDefinitionMap,
+  LLMCompletionLogEvent,
+  Message,
+  MessageEvent,
+  MessageToolCall,
+  Observation,
+  ObservationEvent,
+  PauseEvent,
+  ReasoningItemModel,
+  RedactedThinkingBlock,
+  SecurityAnalysisEvent,
+  ServerErrorEvent,
+  StreamingDeltaEvent,
+  SystemPromptEvent,
+  TextContent,
+  ThinkingBlock,
+  TokenEvent,
+  ToolDefinition,
+  UserRejectObservation,
+  ValidationError,
+} from './types.generated.js';
+
+export type {
+  ACPToolCallEvent,
+  Action,
+  ActionEvent,
+  AgentErrorEvent,
+  Condensation,
+  CondensationRequest,
+  CondensationSummaryEvent,
+  ConversationErrorEvent,
+  ConversationStateUpdateEvent,
+  CriticResult,
+  ErrorClassification,
+  EventInput,
+  HookExecutionEvent,
+  HTTPValidationError,
+  ImageContent,
+  InterruptEvent,
+  KnownActionMap,
+  KnownObservationMap,
+  KnownToolDefinitionMap,
+  LLMCompletionLogEvent,
+  Message,
+  MessageEvent,
+  MessageToolCall,
+  Observation,
+  ObservationEvent,
+  PauseEvent,
+  ReasoningItemModel,
+  RedactedThinkingBlock,
+  SecurityAnalysisEvent,
+  ServerErrorEvent,
+  StreamingDeltaEvent,
+  SystemPromptEvent,
+  TextContent,
+  ThinkingBlock,
+  TokenEvent,
+  ToolDefinition,
+  UserRejectObservation,
+  ValidationError,
+};
+
+/** One of the content items of a message. */
 export type Content = TextContent | ImageContent;
-export type ThinkingBlock = z.output<typeof s.content.ThinkingBlock>;
-export type RedactedThinkingBlock = z.output<typeof s.content.RedactedThinkingBlock>;
-export type ReasoningItemModel = z.output<typeof s.content.ReasoningItemModel>;
-export type MessageToolCall = z.output<typeof s.content.MessageToolCall>;
-export type CriticResult = z.output<typeof s.content.CriticResult>;
-/** Why an error happened (`kind`), whether retrying may help (`retryable`) and what the user should do. */
-export type ErrorClassification = z.output<typeof s.ErrorClassification>;
-export type Message = z.output<typeof s.content.Message>;
-export type ValidationError = z.output<typeof s.content.ValidationError>;
-export type HTTPValidationError = z.output<typeof s.content.HTTPValidationError>;
 
-// ---- Actions, observations, tool definitions ----
-type ActionVariants = typeof s.actions.variants;
-type ObservationVariants = typeof s.observations.variants;
-type ToolVariants = typeof s.tools.variants;
-
-/** A known action; narrow with `switch (action.kind)`. */
-export type Action = z.output<typeof s.Action>;
-export type KnownActionOf<K extends keyof ActionVariants> = z.output<ActionVariants[K]>;
+/** A known action of the given kind. */
+export type KnownActionOf<K extends keyof KnownActionMap> = KnownActionMap[K];
 export type TerminalAction = KnownActionOf<'TerminalAction'>;
 export type FinishAction = KnownActionOf<'FinishAction'>;
 export type ThinkAction = KnownActionOf<'ThinkAction'>;
@@ -65,55 +136,15 @@ export type MCPToolAction = KnownActionOf<'MCPToolAction'>;
 export type FileEditorAction = KnownActionOf<'FileEditorAction'>;
 export type TaskTrackerAction = KnownActionOf<'TaskTrackerAction'>;
 
-/** A known observation; narrow with `switch (observation.kind)`. */
-export type Observation = z.output<typeof s.Observation>;
-export type KnownObservationOf<K extends keyof ObservationVariants> = z.output<ObservationVariants[K]>;
+/** A known observation of the given kind. */
+export type KnownObservationOf<K extends keyof KnownObservationMap> = KnownObservationMap[K];
 export type TerminalObservation = KnownObservationOf<'TerminalObservation'>;
 export type FinishObservation = KnownObservationOf<'FinishObservation'>;
 export type FileEditorObservation = KnownObservationOf<'FileEditorObservation'>;
 
-/** A known tool definition (SystemPromptEvent `tools`). */
-export type ToolDefinition = z.output<typeof s.ToolDefinition>;
-export type KnownToolDefinitionOf<K extends keyof ToolVariants> = z.output<ToolVariants[K]>;
+/** A known tool definition (SystemPromptEvent `tools`) of the given kind. */
+export type KnownToolDefinitionOf<K extends keyof KnownToolDefinitionMap> = KnownToolDefinitionMap[K];
 export type MCPToolDefinition = KnownToolDefinitionOf<'MCPToolDefinition'>;
-
-// ---- Events ----
-type Variants = typeof s.variants;
-type Out<K extends KnownEventKind> = z.output<Variants[K]>;
-type Override<T, U> = Omit<T, keyof U> & U;
-
-export type ServerErrorEvent = Out<'ServerErrorEvent'>;
-export type ACPToolCallEvent = Out<'ACPToolCallEvent'>;
-export type HookExecutionEvent = Out<'HookExecutionEvent'>;
-export type SecurityAnalysisEvent = Out<'SecurityAnalysisEvent'>;
-export type StreamingDeltaEvent = Out<'StreamingDeltaEvent'>;
-export type InterruptEvent = Out<'InterruptEvent'>;
-export type Condensation = Out<'Condensation'>;
-export type CondensationRequest = Out<'CondensationRequest'>;
-export type CondensationSummaryEvent = Out<'CondensationSummaryEvent'>;
-export type ConversationErrorEvent = Out<'ConversationErrorEvent'>;
-export type ConversationStateUpdateEvent = Out<'ConversationStateUpdateEvent'>;
-export type LLMCompletionLogEvent = Out<'LLMCompletionLogEvent'>;
-/** `action` is an UnknownAction when a lenient parse met an action kind it does not know. */
-export type ActionEvent = Override<
-  Out<'ActionEvent'>,
-  { action?: Action | UnknownAction | null | undefined }
->;
-export type MessageEvent = Out<'MessageEvent'>;
-export type AgentErrorEvent = Out<'AgentErrorEvent'>;
-/** `observation` is an UnknownObservation when a lenient parse met an observation kind it does not know. */
-export type ObservationEvent = Override<
-  Out<'ObservationEvent'>,
-  { observation: Observation | UnknownObservation }
->;
-export type UserRejectObservation = Out<'UserRejectObservation'>;
-/** A `tools` item is an UnknownToolDefinition when a lenient parse met a tool kind it does not know. */
-export type SystemPromptEvent = Override<
-  Out<'SystemPromptEvent'>,
-  { tools: (ToolDefinition | UnknownToolDefinition)[] }
->;
-export type TokenEvent = Out<'TokenEvent'>;
-export type PauseEvent = Out<'PauseEvent'>;
 
 /** Every known event, by kind. */
 export interface KnownEventMap {
@@ -142,5 +173,3 @@ export interface KnownEventMap {
 export type KnownEvent = KnownEventMap[KnownEventKind];
 /** What `parseEvent` returns: a known event, or (lenient mode only) an UnknownEvent. */
 export type Event = KnownEvent | UnknownEvent;
-/** What the server may send for an event, before defaults (`z.input` of the strict schema). */
-export type EventInput = z.input<typeof s.Event>;

@@ -4,6 +4,10 @@
  */
 import * as z from 'zod/mini';
 import { jsonObject, openObject, optionalNullable, withDefault } from './schema-kit.js';
+// Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
+import type { MCPTool, ToolAnnotations } from './types.generated.js';
+
+export type { MCPTool, ToolAnnotations };
 
 export const TOOL_DEFINITION_KINDS = [
   'MCPToolDefinition',
@@ -57,7 +61,6 @@ export const ToolAnnotationsSchema = openObject({
   idempotentHint: withDefault(z.boolean(), false),
   openWorldHint: withDefault(z.boolean(), true),
 });
-export type ToolAnnotations = z.output<typeof ToolAnnotationsSchema>;
 
 /** MCP's own tool annotations (`mcp.types.ToolAnnotations`): every hint optional, no defaults. */
 export const MCPToolAnnotationsSchema = openObject({
@@ -89,7 +92,6 @@ export const MCPToolSchema = openObject({
     openObject({ taskSupport: optionalNullable(z.enum(['forbidden', 'optional', 'required'])) }),
   ),
 });
-export type MCPTool = z.output<typeof MCPToolSchema>;
 
 export function buildToolSchemas() {
   const base = {

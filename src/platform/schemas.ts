@@ -1,4 +1,9 @@
 import * as z from 'zod';
+// The answers' types, written out from the schemas below by scripts/write-public-types.ts (keeps zod out of
+// the package declarations).
+import type { AppConversation, LlmProfileSaved } from './types.generated.js';
+
+export type { AppConversation, LlmProfileSaved };
 
 /** notes §3.2: 201 `{name, message}` (spec: not shown, so both are optional). */
 export const profileSavedSchema = z
@@ -6,7 +11,6 @@ export const profileSavedSchema = z
   .loose()
   .nullish()
   .transform((value) => ({ name: value?.name, message: value?.message }));
-export type LlmProfileSaved = z.infer<typeof profileSavedSchema>;
 
 const headersSchema = z.record(z.string(), z.string());
 
@@ -54,7 +58,6 @@ export const appConversationSchema = z.object({
   execution_status: z.string().nullish(),
   sandbox_status: z.string().nullish(),
 });
-export type AppConversation = z.infer<typeof appConversationSchema>;
 
 export const appConversationPageSchema = z.object({
   items: z.array(appConversationSchema),

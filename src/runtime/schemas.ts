@@ -1,4 +1,14 @@
 import * as z from 'zod';
+// The answers' types, written out from the schemas below by scripts/write-public-types.ts (keeps zod out of
+// the package declarations).
+import type {
+  AdminChallenge,
+  ApiKey,
+  WarmRuntimeConfig,
+  WarmRuntimeConfigSource,
+} from './types.generated.js';
+
+export type { AdminChallenge, ApiKey, WarmRuntimeConfig, WarmRuntimeConfigSource };
 
 /**
  * Shapes of the runtime API (spec 2.4, 4.2; notes §1.2, §1.4; fixture runtime-api-shapes.json). Answers are
@@ -75,11 +85,6 @@ export function runtimeSchemas(): Schemas {
   built ??= build();
   return built;
 }
-
-export type AdminChallenge = z.infer<Schemas['AdminChallenge']>;
-export type ApiKey = z.infer<Schemas['ApiKey']>;
-export type WarmRuntimeConfigSource = z.infer<Schemas['Source']>;
-export type WarmRuntimeConfig = z.infer<Schemas['WarmRuntimeConfig']>;
 
 /**
  * The body of `PUT /api/admin/warm-runtime-configs/{name}` (spec 2.4): identity is the URL path, so there is

@@ -6,7 +6,8 @@
 import { HttpResponse, http } from 'msw/http';
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/agent-server/api/operation.js';
-import { AGENT_SERVER_OPERATIONS, AgentServerClient } from '../../src/index.js';
+import { AGENT_SERVER_OPERATIONS } from '../../src/agent-server/api/operations.js';
+import { AgentServerClient } from '../../src/index.js';
 import { useMswServer } from '../helpers/msw.js';
 
 const BASE = 'http://operation-calls.test';

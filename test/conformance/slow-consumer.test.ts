@@ -164,6 +164,10 @@ describe.skipIf(!sessionSocket)(`slow consumer on the real agent server ${versio
       expect(reconnects).toContainEqual(
         expect.objectContaining({ reason: 'overloaded', closeCode: 1013, closeReason: 'slow_consumer' }),
       );
+      // The next connection resumed from a delivered `seq` (not the whole history again, not live only).
+      const resumedFrom = [...server.log().matchAll(/after_seq=(-?\d+)/g)].map((match) => Number(match[1]));
+      expect(resumedFrom[0]).toBe(-1);
+      expect(resumedFrom.slice(1).some((seq) => seq > 0)).toBe(true);
       // Every persisted event once, in log order (`seq` is the log index).
       const persisted = new Set(logOrder);
       const delivered = received.map((event) => String(event.id)).filter((id) => persisted.has(id));

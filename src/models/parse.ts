@@ -10,6 +10,7 @@
  */
 import * as z from 'zod/mini';
 import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
+import { INVALID } from './compiled/runtime.js';
 import { compiledParsers } from './compiled/validators.js';
 import { type ConversationState, ConversationStateSchema } from './conversation-state.js';
 import { EVENT_KIND_SET } from './events.js';
@@ -41,8 +42,9 @@ let compile: Compile | undefined;
 /**
  * Compiles, with zod's run-time compiler (`import { compile } from 'zod/mini'`), the schemas that have no
  * validator compiled at build time: only schemas of your own passed to `safeParseModel`. Events, actions,
- * observations and conversation states always run validators compiled at build time (see docs/performance.md),
- * in browsers and Node alike, so most apps never need this. Results are identical either way.
+ * observations and conversation states run validators compiled at build time on Node (browser bundles leave
+ * them out and use zod's runtime parser; see docs/performance.md), so most apps never need this. Results are
+ * identical either way.
  */
 export function enableCompiledParsers(compiler: Compile): void {
   compile = compiler;
@@ -53,12 +55,6 @@ export function enableCompiledParsers(compiler: Compile): void {
 /** Parsers and null plans, built on first use. */
 const cache = new Map<z.ZodMiniType, z.ZodMiniType>();
 const plans = new Map<z.ZodMiniType, Plan | undefined>();
-
-/**
- * zod's "not decided here" answer of compiled validators (zod/v4/core exports it as `INVALID`; it is a registered
- * symbol, so this is the same value without loading zod's compiler module).
- */
-const INVALID = Symbol.for('zod.compile.invalid');
 
 /**
  * The schema with its fast path: the validator compiled at build time (src/models/compiled/validators.ts) when

@@ -13,7 +13,7 @@ import type * as z from 'zod/mini';
 import { INVALID, withParser } from 'zod/v4/core';
 import { generate } from '../../scripts/compile-validators.js';
 import { compiledParsers } from '../../src/models/compiled/validators.js';
-import { getUnknownInfo } from '../../src/models/index.js';
+import { getUnknownInfo, parseEvent } from '../../src/models/index.js';
 import { PARSE_PARAMS } from '../../src/models/messages.js';
 import { lenientSchemas, strictSchemas } from '../../src/models/schemas.js';
 
@@ -180,6 +180,32 @@ describe('validators compiled at build time', () => {
       for (const [compiled, runtime] of outcomes) expect(compiled).toBe(runtime);
     });
   }
+
+  it("are what parseEvent runs: zod's runtime parser is not asked for a valid event, in either mode", () => {
+    let runs = 0;
+    const saved = [lenientSchemas.Event, strictSchemas.Event].map((schema) => {
+      const run = schema._zod.run;
+      schema._zod.run = (...args) => {
+        runs++;
+        return run(...args);
+      };
+      return () => {
+        schema._zod.run = run;
+      };
+    });
+    try {
+      for (const input of events.slice(0, 300)) {
+        parseEvent(JSON.stringify(input));
+        parseEvent(JSON.stringify(input), { mode: 'strict' });
+      }
+      expect(runs).toBe(0);
+      // And the counter works: an invalid event goes to zod.
+      parseEvent({ kind: 'PauseEvent', source: 'robot' });
+      expect(runs).toBeGreaterThan(0);
+    } finally {
+      for (const restore of saved) restore();
+    }
+  });
 
   it('give fresh generated defaults on every parse (ids are read from the live schema, not frozen)', () => {
     const fast = compiledParsers.get(lenientSchemas.Event)!;

@@ -1,6 +1,6 @@
 /**
- * `agent-platform-sdk/tracing`: trace export configuration (spec 6.3), redirect recipes, Collector config,
- * OTLP JSON decoding and the conversation tree (spec 2.9), and client-side spans from an event stream.
+ * `agent-platform-sdk/tracing`: trace export configuration, redirect recipes, Collector config,
+ * OTLP JSON decoding and the conversation tree, and client-side spans from an event stream.
  * Free of zod and ky; `@opentelemetry/api` is only a type here (you pass the module in).
  *
  * Functions whose output holds secrets in clear: `traceRedirectEnv`, `targetSettings`, `formatOtlpHeaders`,

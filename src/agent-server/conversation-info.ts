@@ -6,8 +6,8 @@ import { checkFields, type FieldCheck } from './field-checks.js';
 import { pageDecoder } from './page-decoder.js';
 
 /**
- * OpenAPI `ConversationInfo`: the ConversationState fields (notes §3.8) plus `title`, `metrics` and the
- * UTC `created_at`/`updated_at` (notes §1.3). Unknown fields of newer servers are kept.
+ * OpenAPI `ConversationInfo`: the ConversationState fields plus `title`, `metrics` and the
+ * UTC `created_at`/`updated_at`. Unknown fields of newer servers are kept.
  */
 export type ConversationInfo = ConversationState & {
   title?: string | null;
@@ -49,7 +49,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 /** OpenAPI `ConversationPage {items: ConversationInfo[], next_page_id}`. */
 export const decodeConversationPage: Decoder<Page<ConversationInfo>> = pageDecoder(decodeConversationInfo);
 
-/** notes §1.3: the conversation search's `next_page_id` is the 32-hex form of the id. */
+/** The conversation search's `next_page_id` is the 32-hex form of the id. */
 export function comparableConversationId(id: string): string {
   return id.replaceAll('-', '').toLowerCase();
 }

@@ -22,14 +22,14 @@ import { type AgentServerClientOptions, agentServerClientSetup } from './options
 import type { ServerInfo } from './server-info.js';
 import { type WaitUntilOptions, waitForStatus } from './wait-until.js';
 
-/** notes §1.3: conversation sort orders (default `CREATED_AT_DESC`). */
+/** Conversation sort orders (default `CREATED_AT_DESC`). */
 export type ConversationSortOrder = 'CREATED_AT' | 'UPDATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT_DESC';
 
 export interface ConversationSearchQuery {
   /** Only conversations with this execution status. */
   status?: ExecutionStatus;
   sortOrder?: ConversationSortOrder;
-  /** Page size, clamped to 1..100 (notes §1.3: same 500-above-100 bug as events). */
+  /** Page size, clamped to 1..100 (same 500-above-100 bug as events). */
   limit?: number;
 }
 
@@ -60,7 +60,7 @@ export interface AgentSpec {
 export interface StartConversationRequest {
   agent: AgentSpec;
   workspace: { working_dir: string; kind?: 'LocalWorkspace'; [field: string]: unknown };
-  /** A UUID; starting an id that already runs returns that conversation (notes §1.3). */
+  /** A UUID; starting an id that already runs returns that conversation. */
   conversation_id?: string | undefined;
   confirmation_policy?: ConfirmationPolicy | undefined;
   initial_message?: MessageInput | undefined;
@@ -76,7 +76,7 @@ export interface StartConversationRequest {
 const SORT_ORDERS: readonly string[] = ['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC'];
 const POLICY_KINDS: readonly string[] = ['NeverConfirm', 'AlwaysConfirm', 'ConfirmRisky'];
 
-/** Agent-server conversations: lifecycle, search and waiting for a status (notes §1.3). */
+/** Agent-server conversations: lifecycle, search and waiting for a status. */
 export class ConversationsClient extends BaseClient {
   readonly #secrets: SecretRegistry;
   readonly #events: EventsClient;
@@ -166,7 +166,7 @@ export class ConversationsClient extends BaseClient {
     await this.#post(conversationId, 'run', undefined, options);
   }
 
-  /** Pauses the agent loop (`POST …/pause`). notes §1.3: an unknown id is a 400 there; it is a `NotFoundError` here. */
+  /** Pauses the agent loop (`POST …/pause`). An unknown id is a 400 there; it is a `NotFoundError` here. */
   async pause(conversationId: string, options: RequestOptions = {}): Promise<void> {
     await this.#post(conversationId, 'pause', undefined, options, badRequestMeansNotFound);
   }
@@ -262,7 +262,7 @@ export class ConversationsClient extends BaseClient {
     );
   }
 
-  /** `GET /server_info` (notes §6), cached per client. */
+  /** `GET /server_info`, cached per client. */
   serverInfo(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<ServerInfo> {
     return this.#events.serverInfo(options);
   }
@@ -348,7 +348,7 @@ export class ConversationsClient extends BaseClient {
   }
 }
 
-/** notes §1.3: pause and delete answer an unknown conversation with a bare 400 "Bad Request". */
+/** Pause and delete answer an unknown conversation with a bare 400 "Bad Request". */
 function badRequestMeansNotFound(error: APIError): APIError {
   if (error.status !== 400) return error;
   return asNotFoundError(error, 'Conversation not found (the server answered 400)');

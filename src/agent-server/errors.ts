@@ -1,7 +1,7 @@
 import { AgentPlatformError, brandErrorClass, errorGuard } from '../core/errors.js';
 import type { AgentErrorEvent, ConversationErrorEvent, ErrorClassification } from '../models/index.js';
 
-/** notes §6: the code the platform's own clients use for a feature the backend is too old for. */
+/** The code the platform's own clients use for a feature the backend is too old for. */
 export const AGENT_SERVER_VERSION_TOO_OLD = 'AGENT_SERVER_VERSION_TOO_OLD';
 
 export interface AgentServerVersionErrorInit {
@@ -12,9 +12,9 @@ export interface AgentServerVersionErrorInit {
 }
 
 /**
- * spec 7 and 9: a feature with a declared minimum agent-server version was used against an older (or
+ * A feature with a declared minimum agent-server version was used against an older (or
  * unparseable) version. Thrown before the feature's request is sent. Same fields and message as the
- * platform's TypeScript client (notes §6), so code written for one recognises the other.
+ * platform's TypeScript client, so code written for one recognises the other.
  */
 export class AgentServerVersionError extends AgentPlatformError {
   override readonly code = AGENT_SERVER_VERSION_TOO_OLD;
@@ -37,7 +37,7 @@ brandErrorClass(AgentServerVersionError, 'AgentServerVersionError');
 const isBrandedVersionError = errorGuard<AgentServerVersionError>('AgentServerVersionError');
 
 /**
- * True for an `AgentServerVersionError` from any copy of this package, and (notes §6, parity with the
+ * True for an `AgentServerVersionError` from any copy of this package, and (parity with the
  * platform's clients) for any object whose `code` is `AGENT_SERVER_VERSION_TOO_OLD`.
  */
 export function isAgentServerVersionError(value: unknown): value is AgentServerVersionError {
@@ -70,7 +70,7 @@ export class SubscriptionError extends AgentPlatformError {
 brandErrorClass(SubscriptionError, 'SubscriptionError');
 
 /**
- * notes §2.2: the server refused the session key, by close code 4001 (first-message auth) or by refusing
+ * The server refused the session key, by close code 4001 (first-message auth) or by refusing
  * the handshake (HTTP 403 before accept; browsers only see close 1006, so the SDK asks the REST API, which
  * answers 401 for the same key). Fatal: the subscription does not reconnect.
  */
@@ -79,7 +79,7 @@ export class SubscriptionAuthenticationError extends SubscriptionError {
 }
 brandErrorClass(SubscriptionAuthenticationError, 'SubscriptionAuthenticationError');
 
-/** notes §2.1: close code 4004, the conversation does not exist (or the REST API says 404). Fatal. */
+/** Close code 4004, the conversation does not exist (or the REST API says 404). Fatal. */
 export class SubscriptionNotFoundError extends SubscriptionError {
   override readonly code = 'SUBSCRIPTION_CONVERSATION_NOT_FOUND';
 }

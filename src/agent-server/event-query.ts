@@ -4,13 +4,13 @@ import { describe } from '../core/validate.js';
 import { type EventKindWithModulePath, eventKindToModulePath } from '../models/index.js';
 import { invalid } from './invalid.js';
 
-/** notes §1.2: the server's event sort orders. */
+/** The server's event sort orders. */
 export type EventSortOrder = 'TIMESTAMP' | 'TIMESTAMP_DESC';
 
-/** Filters of `count` (notes §1.2: the search filters minus paging and sort). */
+/** Filters of `count` (the search filters minus paging and sort). */
 export interface EventFilter {
   /**
-   * An event kind (`ActionEvent`) or a full module path. notes §1.2.1: the server compares module paths, so a
+   * An event kind (`ActionEvent`) or a full module path. The server compares module paths, so a
    * short kind is translated; an unknown short kind is a RequestValidationError (it would match nothing).
    */
   kind?: EventKindWithModulePath | (string & {});
@@ -19,7 +19,7 @@ export interface EventFilter {
   /** Case-insensitive substring of a MessageEvent's text. */
   body?: string;
   /**
-   * notes §1.2.4: the server compares timestamps as strings of its naive local time; pass a timestamp the
+   * The server compares timestamps as strings of its naive local time; pass a timestamp the
    * server produced (an event's `timestamp`) for exact results. A `Date` is sent as its UTC ISO string.
    */
   timestampGte?: string | Date;
@@ -30,7 +30,7 @@ export interface EventFilter {
 export interface EventSearchQuery extends EventFilter {
   /** Default `TIMESTAMP` (oldest first). */
   sortOrder?: EventSortOrder;
-  /** Page size, clamped to 1..100 (notes §1.2.2: the real server answers 500 above 100). Default 100. */
+  /** Page size, clamped to 1..100 (the real server answers 500 above 100). Default 100. */
   limit?: number;
 }
 
@@ -73,7 +73,7 @@ export function eventSearchToQuery(
   };
 }
 
-/** notes §1.2.2: `limit` above 100 makes the real server fail with 500 and 0 with 422, so clamp to 1..100. */
+/** `limit` above 100 makes the real server fail with 500 and 0 with 422, so clamp to 1..100. */
 export function clampLimit(limit: unknown, field: string): number {
   if (limit === undefined) return MAX_PAGE_SIZE;
   if (typeof limit !== 'number' || Number.isNaN(limit)) {

@@ -30,7 +30,7 @@ export interface ConfirmationResponse {
   reason?: string;
 }
 
-/** Events of agent-server conversations (spec 4.1; notes §1.2), live or paged. */
+/** Events of agent-server conversations, live or paged. */
 export class EventsClient extends BaseClient {
   readonly #secrets: SecretRegistry;
   readonly #sessionApiKey: Credential | undefined;
@@ -68,7 +68,7 @@ export class EventsClient extends BaseClient {
       path: encodePath('api', 'conversations', conversationId, 'events', eventId),
       ...options,
       decode: safeParseEvent,
-      // notes §1.2.5: the real server answers an unknown event id with 500 "Unknown event_id".
+      // The real server answers an unknown event id with 500 "Unknown event_id".
       isPermanent: (status, body) => status === 500 && isUnknownEventIdBody(body),
       mapError: (error) => (isUnknownEventIdBody(error.body) ? eventNotFound(error) : error),
     });
@@ -77,7 +77,7 @@ export class EventsClient extends BaseClient {
   /**
    * Every event matching `query`, across pages (`GET …/events/search`), fetched lazily:
    * `for await (const event of events.search(id, { kind: 'ActionEvent' }))`. `.pages()` iterates the pages.
-   * `kind` takes the short kind names (translated to the module paths the server needs, notes §1.2.1) and
+   * `kind` takes the short kind names (translated to the module paths the server needs) and
    * `limit` (the page size) is clamped to 1..100. Bad input throws RequestValidationError right away.
    */
   search(
@@ -117,7 +117,7 @@ export class EventsClient extends BaseClient {
 
   /**
    * Sends a message to the conversation (`POST …/events`). With `run: true` the agent loop starts if it is not
-   * running (notes §1.2). Not retried: a repeated POST would send the message twice.
+   * running. Not retried: a repeated POST would send the message twice.
    */
   async send(conversationId: string, message: MessageInput, options: RequestOptions = {}): Promise<void> {
     requireUuid(conversationId, 'conversationId');
@@ -133,7 +133,7 @@ export class EventsClient extends BaseClient {
 
   /**
    * Accepts or rejects the actions waiting for confirmation (`POST …/events/respond_to_confirmation`).
-   * Accepting runs them; rejecting answers each with a UserRejectObservation (notes §1.2).
+   * Accepting runs them; rejecting answers each with a UserRejectObservation.
    */
   async respondToConfirmation(
     conversationId: string,
@@ -218,7 +218,7 @@ export class EventsClient extends BaseClient {
     );
   }
 
-  /** `GET /server_info` (notes §6), fetched once per client and cached; `refresh: true` fetches again. */
+  /** `GET /server_info`, fetched once per client and cached; `refresh: true` fetches again. */
   serverInfo(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<ServerInfo> {
     options = optionsObject(options);
     return this.#serverInfo.get(options);
@@ -226,7 +226,7 @@ export class EventsClient extends BaseClient {
 
   /**
    * Throws `AgentServerVersionError` (code `AGENT_SERVER_VERSION_TOO_OLD`) unless the server's version is at
-   * least the feature's minimum; an unparseable or missing version counts as too old (notes §6).
+   * least the feature's minimum; an unparseable or missing version counts as too old.
    */
   async requireFeature(feature: AgentServerFeature, options: { signal?: AbortSignal } = {}): Promise<void> {
     const info = await this.serverInfo(options);

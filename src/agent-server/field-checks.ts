@@ -1,6 +1,6 @@
 import type { Decoder } from '../core/transport.js';
 
-/** The type a field must have; `?` also allows absent and `null` (notes §1.2.8: newer servers omit nulls). */
+/** The type a field must have; `?` also allows absent and `null` (newer servers omit nulls). */
 export type FieldCheck = 'number' | 'string' | 'string?' | 'string[]?' | 'object?';
 
 /**

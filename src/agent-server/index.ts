@@ -1,8 +1,9 @@
 /**
- * The agent-server clients (spec 4.1; notes §1-§2, §6): events (paged search, count, send, live subscription)
+ * The agent-server clients: events (paged search, count, send, live subscription)
  * and conversations (lifecycle, search, waiting for a status), the version gate and their errors.
  */
 
+export { type Page, PagedIterable } from '../core/paginate.js';
 export { AgentServerClient, type RawRequest } from './agent-server-client.js';
 export type { BashCommand, BashCommandRequest, BashEvent, BashEventSearch, BashOutput } from './api/bash.js';
 export type { ConversationHandle } from './api/conversation-handle.js';
@@ -64,7 +65,6 @@ export type { EventFilter, EventSearchQuery, EventSortOrder } from './event-quer
 export { type ConfirmationResponse, EventsClient } from './events-client.js';
 export type { ImageContentInput, MessageInput, MessageRole, TextContentInput } from './message-input.js';
 export type { AgentServerClientOptions } from './options.js';
-export { type Page, PagedIterable } from '../core/paginate.js';
 export type { ReconnectOptions } from './reconnect.js';
 export type { ServerInfo } from './server-info.js';
 export { Subscription } from './subscription.js';

@@ -1,14 +1,14 @@
 import { describe } from '../core/validate.js';
 import { invalid } from './invalid.js';
 
-/** notes §3.4: TextContent `{type:"text", text}`. */
+/** TextContent `{type:"text", text}`. */
 export interface TextContentInput {
   type?: 'text';
   text: string;
   cache_prompt?: boolean;
 }
 
-/** notes §3.4: ImageContent `{type:"image", image_urls}` (http(s) or `data:` URLs). */
+/** ImageContent `{type:"image", image_urls}` (http(s) or `data:` URLs). */
 export interface ImageContentInput {
   type?: 'image';
   image_urls: string[];

@@ -1,7 +1,7 @@
 import { type APIError, asNotFoundError, type NotFoundError } from '../core/errors.js';
 
 /**
- * notes §1.2.5: an unknown event id raises KeyError on the server, answered as
+ * An unknown event id raises KeyError on the server, answered as
  * 500 `{"detail":"Internal Server Error","exception":"'Unknown event_id: <id>'"}`. It means "not found".
  */
 export function isUnknownEventIdBody(body: unknown): boolean {

@@ -2,10 +2,10 @@
 export interface ReconnectOptions {
   /** First delay in milliseconds; doubles per failed attempt. Default 500. */
   initialDelay?: number;
-  /** Longest delay in milliseconds. Default 30 000 (notes §2.3: what the official clients cap at). */
+  /** Longest delay in milliseconds. Default 30 000 (what the official clients cap at). */
   maxDelay?: number;
   /**
-   * First delay after close code 1013 (notes §2.2: too many connections for this conversation, or a
+   * First delay after close code 1013 (too many connections for this conversation, or a
    * credential binding to activate): the server asks to come back later, so back off longer. Default 5 000.
    */
   overloadedDelay?: number;

@@ -3,7 +3,7 @@ import type { Decoder } from '../core/transport.js';
 import { checkFields, type FieldCheck } from './field-checks.js';
 
 /**
- * `GET /server_info` (notes §6). The anchor sends `uptime, idle_time, title, version, docs, redoc`; newer
+ * `GET /server_info`. The anchor sends `uptime, idle_time, title, version, docs, redoc`; newer
  * servers add build and capability fields (kept as they come).
  */
 export interface ServerInfo {
@@ -44,7 +44,7 @@ interface Shared {
 }
 
 /**
- * One `/server_info` answer per client, shared by concurrent callers (notes §6: the platform's clients
+ * One `/server_info` answer per client, shared by concurrent callers (the platform's clients
  * cache it once per HTTP client). A failed fetch is not cached.
  *
  * One caller's abort rejects only that caller; when every caller of a request still pending has aborted

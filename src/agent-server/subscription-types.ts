@@ -15,7 +15,7 @@ export interface SubscribeOptions {
   resume?: boolean;
   /**
    * Start from this point of the history instead of live: a server timestamp (events at that timestamp or
-   * later, notes §2.2's `since` semantics) or a `subscription.position` saved earlier (continues exactly).
+   * later, the server's `since` semantics) or a `subscription.position` saved earlier (continues exactly).
    */
   after?: string | ResumePosition;
   /** Deliver the whole conversation history first, then live events. Ignored when `after` is given. */
@@ -59,7 +59,7 @@ export interface SubscribeOptions {
    * stream until the loop takes it (or, with `onOverflow: 'error'`, ends the subscription).
    */
   maxBufferedBytes?: number;
-  /** Milliseconds from the socket's open to the first `full_state` before the attempt counts as failed. Default 30 000 (notes §2.3). */
+  /** Milliseconds from the socket's open to the first `full_state` before the attempt counts as failed. Default 30 000. */
   readyTimeout?: number;
   /**
    * How many delivered event ids are remembered to drop duplicates (default 10 000). The memory for them grows

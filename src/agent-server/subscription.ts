@@ -155,10 +155,10 @@ const LENIENT = { mode: 'lenient' } as const;
  * `error`).
  *
  * Delivery contract: every persisted event exactly once, in the server's order, across reconnects. Each
- * connection goes through: open → auth → the first `full_state` snapshot (ready, notes §2.1) → catch-up (the
+ * connection goes through: open → auth → the first `full_state` snapshot (ready) → catch-up (the
  * persisted events since the last delivered one, read over REST oldest first; socket frames meanwhile are held
- * back) → live. The server interleaves its resend with live events and never says when the resend is over
- * (notes §2.1), so the REST read is what makes the order exact; the resend it is also asked for (`since` on
+ * back) → live. The server interleaves its resend with live events and never says when the resend is
+ * over, so the REST read is what makes the order exact; the resend it is also asked for (`since` on
  * ≥ 1.15.0, `resend_all` before) is deduplicated by id. `full_state` snapshots only update `state`.
  */
 export class Subscription extends EventEmitter<SubscriptionEventMap> implements AsyncIterable<Event> {
@@ -278,7 +278,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   }
 
   /**
-   * Sends a message over the socket (notes §2.1: the server always starts the agent loop for it). Waits for a
+   * Sends a message over the socket (the server always starts the agent loop for it). Waits for a
    * ready connection. Rejects when the subscription ends first; a message handed to a socket that then drops
    * is lost, so use `EventsClient.send` when it must arrive.
    */
@@ -1007,7 +1007,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
   }
 
   /**
-   * The handshake failed. notes §2.1: a refused key closes before accept (HTTP 403), which the WebSocket API
+   * The handshake failed. A refused key closes before accept (HTTP 403), which the WebSocket API
    * cannot tell from a server that is down (both are close 1006). The REST API answers the same key with 401,
    * or 404 for an unknown conversation; a network error means the server is down: try again.
    */

@@ -1,6 +1,6 @@
 import { AgentServerVersionError } from './errors.js';
 
-/** A feature that needs a minimum agent-server version (spec 7 and 9). */
+/** A feature that needs a minimum agent-server version. */
 export interface AgentServerFeature {
   feature: string;
   displayName: string;
@@ -9,7 +9,7 @@ export interface AgentServerFeature {
 
 /**
  * Features with a declared minimum agent-server version. The websocket ones come from the first tag that
- * carries each change (notes §2.2); the others are the ones the platform's own clients gate (notes §6).
+ * carries each change; the others are the ones the platform's own clients gate.
  */
 export const AGENT_SERVER_FEATURES = {
   websocketHeaderAuth: {
@@ -43,7 +43,7 @@ interface ParsedVersion {
   prerelease: string | undefined;
 }
 
-// notes §6: MAJOR.MINOR.PATCH[-pre][+build], a leading `v` allowed.
+// MAJOR.MINOR.PATCH[-pre][+build], a leading `v` allowed.
 const VERSION = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
 
 export function parseAgentServerVersion(version: unknown): ParsedVersion | undefined {
@@ -78,7 +78,7 @@ export function supportsFeature(version: string | undefined, feature: AgentServe
   return comparison !== undefined && comparison >= 0;
 }
 
-/** Throws `AgentServerVersionError` unless `version` supports the feature (notes §6). */
+/** Throws `AgentServerVersionError` unless `version` supports the feature. */
 export function assertFeatureSupported(version: string | undefined, feature: AgentServerFeature): void {
   if (supportsFeature(version, feature)) return;
   throw new AgentServerVersionError({

@@ -28,7 +28,7 @@ export interface WaitSources {
 }
 
 /**
- * notes §2.3 (what the Python SDK does): the status comes from the stream's state mirror (the `full_state`
+ * The status comes from the stream's state mirror (the `full_state`
  * snapshot every connection starts with, then per-key `execution_status` updates); REST polling covers the
  * times the stream is not live (connecting, reconnecting, or never able to connect).
  */

@@ -6,7 +6,7 @@ import {
 } from './version-gate.js';
 
 /**
- * How the subscriber authenticates the socket (notes §2.2):
+ * How the subscriber authenticates the socket:
  * - `first-message`: accept, then `{"type":"auth","session_api_key":…}` as the first frame (servers ≥ 1.18.1;
  *   keeps the key out of URLs and proxy logs; works in browsers).
  * - `header`: `X-Session-API-Key` on the handshake (servers ≥ 1.12.0; Node only, browsers cannot set headers).
@@ -21,7 +21,7 @@ export type ResolvedAuth = 'first-message' | 'header' | 'query' | 'none';
 
 /**
  * The auth method for this connection. A forced mode the server's version does not support fails with
- * AgentServerVersionError before the socket is opened (spec 7).
+ * AgentServerVersionError before the socket is opened.
  */
 export function resolveAuth(
   mode: WebSocketAuthMode,
@@ -63,7 +63,7 @@ export function unknownVersionAuthOrder(runtimeSendsHeaders: boolean): ResolvedA
 export type ResendRequest = { since: string } | 'none';
 
 /**
- * notes §2.2: `resend_mode=since&after_timestamp=T` (events with timestamp ≥ T) from 1.15.0; older servers
+ * `resend_mode=since&after_timestamp=T` (events with timestamp ≥ T) from 1.15.0; older servers
  * only know `resend_all=true` (everything; the subscriber drops what is older than T).
  */
 export function resendQuery(request: ResendRequest, version: string | undefined): Record<string, string> {
@@ -74,7 +74,7 @@ export function resendQuery(request: ResendRequest, version: string | undefined)
   return { resend_all: 'true' };
 }
 
-/** notes §2.1: `ws(s)://{host}{base_path}/sockets/events/{conversation_id}` (no `/api` prefix). */
+/** `ws(s)://{host}{base_path}/sockets/events/{conversation_id}` (no `/api` prefix). */
 export function eventsSocketUrl(
   baseUrl: string,
   conversationId: string,
@@ -101,7 +101,7 @@ export function sessionSocketUrl(
   );
 }
 
-/** The first-message auth frame (notes §2.2, 1.18.1). */
+/** The first-message auth frame. */
 export function authFrame(sessionApiKey: string): string {
   return JSON.stringify({ type: 'auth', session_api_key: sessionApiKey });
 }

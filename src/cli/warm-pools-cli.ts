@@ -122,7 +122,7 @@ ${ENVIRONMENT_HELP}`,
       });
       if (image === undefined) {
         err(
-          `note: no --image given, so the body keeps the image of ${source}; saving it under another name makes two configurations share an image (spec 2.4 rule 1)`,
+          `note: no --image given, so the body keeps the image of ${source}; saving it under another name makes two configurations share an image (warm-pool rule 1)`,
         );
       }
       const payload = prettyJson(body);
@@ -135,8 +135,8 @@ ${ENVIRONMENT_HELP}`,
   {
     name: 'save',
     summary: 'Create or overwrite a configuration (upsert) from a JSON body.',
-    details: `The body needs image, working_dir, command and environment (spec 2.4); name and source are dropped.
-Saving an image that another configuration already uses is refused (spec 2.4 rule 1) unless
+    details: `The body needs image, working_dir, command and environment; name and source are dropped.
+Saving an image that another configuration already uses is refused (warm-pool rule 1) unless
 --allow-shared-image is given.
 
 ${ENVIRONMENT_HELP}`,
@@ -222,7 +222,7 @@ environment:
       'Check the effective set against the rules that break clusters, and print the upgrade checklist.',
     details: `Rule 1: every selectable configuration needs its own image. Rule 2 (with --node-capacity): the sum of
 pool sizes x per-pod ephemeral storage (25Gi by default) must fit, or pods stay Pending. --upgrade prints
-spec 9's after-upgrade steps (re-save every API-managed configuration, keeping its count). Exits 1 when a
+the after-upgrade steps (re-save every API-managed configuration, keeping its count). Exits 1 when a
 rule is broken.
 
 ${ENVIRONMENT_HELP}`,
@@ -413,7 +413,7 @@ function parseBody(raw: string): Record<string, unknown> {
     throw new CliFailure(`Invalid JSON: ${(error as Error).message}`, 1);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new CliFailure('Invalid JSON: the body must be a JSON object (a configuration, spec 2.4).', 1);
+    throw new CliFailure('Invalid JSON: the body must be a JSON object (a configuration).', 1);
   }
   return body as Record<string, unknown>;
 }
@@ -435,7 +435,7 @@ async function refuseSharedImage(
   }
   if (others.length > 0) {
     throw new CliFailure(
-      `Image ${image} is already used by ${others.join(', ')}: configurations sharing an image cannot be selected independently (spec 2.4 rule 1). Give ${name} its own image tag, or pass --allow-shared-image.`,
+      `Image ${image} is already used by ${others.join(', ')}: configurations sharing an image cannot be selected independently (warm-pool rule 1). Give ${name} its own image tag, or pass --allow-shared-image.`,
       1,
     );
   }
@@ -528,12 +528,12 @@ async function check({ args, out, client }: Context): Promise<number> {
   if (sharedImages.length === 0) lines.push(`ok: ${configs.length} configurations, each with its own image`);
   for (const shared of sharedImages) {
     lines.push(
-      `problem: ${shared.names.join(', ')} share the image ${shared.image}; they cannot be selected independently (spec 2.4 rule 1)`,
+      `problem: ${shared.names.join(', ')} share the image ${shared.image}; they cannot be selected independently (warm-pool rule 1)`,
     );
   }
   if (storage) lines.push(`${storage.fits ? 'ok' : 'problem'}: ${storage.message}`);
   if (upgrade) {
-    lines.push('', '# After a platform upgrade (spec 9):');
+    lines.push('', '# After a platform upgrade:');
     if (upgrade.length === 0) lines.push('# no API-managed configurations: nothing to re-save');
     for (const step of upgrade) {
       lines.push(`# ${step.note}`);

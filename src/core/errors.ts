@@ -127,14 +127,14 @@ brand(NotFoundError, 'NotFoundError');
 export class ConflictError extends APIError {}
 brand(ConflictError, 'ConflictError');
 
-/** One entry of a 422 `HTTPValidationError.detail` (spec 2.2). */
+/** One entry of a 422 `HTTPValidationError.detail`. */
 export interface HTTPValidationErrorDetail {
   loc: (string | number)[];
   msg: string;
   type: string;
 }
 
-/** 422: the server rejected a path, query or body parameter; `detail` is spec 2.2's HTTPValidationError. */
+/** 422: the server rejected a path, query or body parameter; `detail` is FastAPI's HTTPValidationError. */
 export class UnprocessableEntityError extends APIError {
   readonly detail: HTTPValidationErrorDetail[];
   constructor(init: APIErrorInit) {

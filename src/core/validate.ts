@@ -3,7 +3,7 @@ import { RequestValidationError } from './errors.js';
 const UUID_DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UUID_HEX = /^[0-9a-f]{32}$/i;
 
-/** spec 4.1: `conversation_id` has format uuid; the real server accepts dashed or 32-hex forms. */
+/** `conversation_id` has format uuid; the real server accepts dashed or 32-hex forms. */
 export function requireUuid(value: unknown, field: string): string {
   if (typeof value !== 'string' || !(UUID_DASHED.test(value) || UUID_HEX.test(value))) {
     throw new RequestValidationError(

@@ -48,9 +48,9 @@ export interface SpendLogQuery {
 }
 
 /**
- * Administration of the built-in model gateway (spec 4.3): add and list models, and what operators need
+ * Administration of the built-in model gateway: add and list models, and what operators need
  * besides (delete, model info, a probe through the chain, spend logs for recipe 5). Every call sends the
- * master key as `Authorization: Bearer` (spec 5.6).
+ * master key as `Authorization: Bearer`.
  */
 export class GatewayAdminClient extends BaseClient {
   readonly #secrets: SecretRegistry;
@@ -76,7 +76,7 @@ export class GatewayAdminClient extends BaseClient {
    * models there): the model is then persisted and survives restarts and upgrades, and other gateway pods pick
    * it up after their next reload (about 30 s). Without a database the gateway answers 500 and nothing is
    * added: the error (an `InternalServerError`) says so, and `diagnoseGatewayError` reads it as
-   * `no-database`. (Spec 4.3 and 8 say "lost on restart"; see docs/compatibility.md.) Build `entry` with
+   * `no-database`. (docs/compatibility.md: not "lost on restart".) Build `entry` with
    * `gatewayModelEntry`; models that must exist at start-up belong in the proxy configuration.
    */
   async addModel(entry: GatewayModelEntry, options: RequestOptions = {}): Promise<AddedGatewayModel> {
@@ -97,7 +97,7 @@ export class GatewayAdminClient extends BaseClient {
     });
   }
 
-  /** Every model of the gateway's list, configured and API-added: `GET /v1/models` (spec 4.3). */
+  /** Every model of the gateway's list, configured and API-added: `GET /v1/models`. */
   async listModels(options: RequestOptions = {}): Promise<GatewayModel[]> {
     const page = await this.transport.request({
       method: 'GET',
@@ -108,7 +108,7 @@ export class GatewayAdminClient extends BaseClient {
     return page.data;
   }
 
-  /** One model of the list by `model_name`; a model missing from the list is a `NotFoundError` (spec 7). */
+  /** One model of the list by `model_name`; a model missing from the list is a `NotFoundError`. */
   async getModel(modelName: string, options: RequestOptions = {}): Promise<GatewayModel> {
     requireNonEmptyString(modelName, 'modelName');
     const found = (await this.listModels(options)).find((model) => model.id === modelName);
@@ -156,8 +156,8 @@ export class GatewayAdminClient extends BaseClient {
 
   /**
    * Sends a one-token chat completion through the chain to check a model end to end (beyond the spec).
-   * A failure is the usual typed error; `diagnoseGatewayError(error)` says which gateway refused it and why
-   * (spec 7). Costs one small upstream call.
+   * A failure is the usual typed error; `diagnoseGatewayError(error)` says which gateway refused it and
+   * why. Costs one small upstream call.
    */
   async probeModel(modelName: string, options: ProbeOptions = {}): Promise<{ model: string | undefined }> {
     requireNonEmptyString(modelName, 'modelName');

@@ -11,7 +11,7 @@ export interface ApiBaseCheck {
 }
 
 /**
- * Checks and corrects `gateway_params.api_base` for the gateway kind (spec 2.6): a same-kind gateway takes
+ * Checks and corrects `gateway_params.api_base` for the gateway kind: a same-kind gateway takes
  * the base without `/v1`, an OpenAI-compatible one needs the base ending in `/v1`. In both cases the built-in
  * gateway posts to `{api_base}/chat/completions`; a same-kind gateway serves that path with and without
  * `/v1` (docs/compatibility.md, "Model gateway").
@@ -42,7 +42,7 @@ export function checkApiBase(
   if (url.username || url.password) return fail('must not carry credentials; give the key as apiKey');
   if (url.search || url.hash) return fail('must not carry a query or a fragment');
   if (/\/chat\/completions\/?$/.test(url.pathname)) {
-    return fail("is an endpoint; give the gateway's base URL (spec 2.6 says which path is appended)");
+    return fail("is an endpoint; give the gateway's base URL (the gateway appends the path)");
   }
   if (url.protocol === 'http:' && !isClusterLocalHost(url.hostname)) {
     // spec "Security facts": the key travels in the clear over plain http.
@@ -75,7 +75,7 @@ export function checkApiBase(
       code: 'api-base-v1-removed',
       path,
       message:
-        'trailing /v1 removed: spec 2.6 gives a same-kind gateway its base without /v1 (it serves /chat/completions there)',
+        'trailing /v1 removed: a same-kind gateway takes its base without /v1 (it serves /chat/completions there)',
     });
   }
   if (kind === 'openai-compatible' && !/\/v1$/.test(pathname)) {
@@ -85,7 +85,7 @@ export function checkApiBase(
       code: 'api-base-v1-added',
       path,
       message:
-        '/v1 appended: only /chat/completions is appended to api_base, so an OpenAI-compatible gateway needs /v1 in it (spec 2.6)',
+        '/v1 appended: only /chat/completions is appended to api_base, so an OpenAI-compatible gateway needs /v1 in it',
     });
   }
   return { value: `${url.origin}${pathname}`, issues, notes };

@@ -3,7 +3,7 @@ import type { ValidationIssue } from '../core/errors.js';
 /** A key for the external gateway: the literal value, or the name of an environment variable of the gateway pod. */
 export type GatewayApiKey = string | { env: string };
 
-/** spec 2.5, 5.7: a key may be given as `os.environ/<VAR_NAME>`, read by the gateway at config load. */
+/** A key may be given as `os.environ/<VAR_NAME>`, read by the gateway at config load. */
 export const ENV_REFERENCE_PREFIX = 'os.environ/';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

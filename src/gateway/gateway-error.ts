@@ -1,7 +1,7 @@
 import { type APIError, isAPIError } from '../core/errors.js';
 
 /**
- * notes §2.2: every gateway error answers `{error: {message, type, param, code}}`, where `code` is the HTTP
+ * Every gateway error answers `{error: {message, type, param, code}}`, where `code` is the HTTP
  * status as a string and `param` is often the literal string "None".
  */
 export interface GatewayErrorBody {
@@ -65,7 +65,7 @@ export interface GatewayDiagnosis {
 }
 
 /**
- * Reads a failed call through the gateway chain (spec 7) and says which gateway refused it and what to
+ * Reads a failed call through the gateway chain and says which gateway refused it and what to
  * check. Undefined for errors that are not HTTP answers.
  */
 export function diagnoseGatewayError(error: unknown): GatewayDiagnosis | undefined {
@@ -82,11 +82,11 @@ export function diagnoseGatewayError(error: unknown): GatewayDiagnosis | undefin
     gatewayError,
   });
   if (origin === 'built-in') {
-    // The real gateway answers 400 "Invalid model name passed in model=…" (spec 7 says 404).
+    // The real gateway answers 400 "Invalid model name passed in model=…" (not 404: docs/compatibility.md).
     if (status === 404 || (status === 400 && /Invalid model name passed in model=/.test(message))) {
       return diagnose(
         'model-not-in-list',
-        "the model is not in the built-in gateway's model list: add it (addModel or proxy_config.model_list) or use a listed model_name (spec 7)",
+        "the model is not in the built-in gateway's model list: add it (addModel or proxy_config.model_list) or use a listed model_name",
       );
     }
     if (NO_DATABASE.test(message)) {
@@ -98,7 +98,7 @@ export function diagnoseGatewayError(error: unknown): GatewayDiagnosis | undefin
     if (status === 401 || status === 403 || (status === 400 && KEY_NOT_CHECKABLE.test(message))) {
       return diagnose(
         'gateway-auth',
-        'the built-in gateway refused the master key (spec 5.6); a gateway without a database answers 400 "No connected db." for any key but its master key',
+        'the built-in gateway refused the master key; a gateway without a database answers 400 "No connected db." for any key but its master key',
       );
     }
     return diagnose('other', 'the built-in gateway refused the call; see gatewayError');
@@ -106,19 +106,19 @@ export function diagnoseGatewayError(error: unknown): GatewayDiagnosis | undefin
   if (status === 401) {
     return diagnose(
       'upstream-auth',
-      'the external gateway refused gateway_params.api_key; when it enforces auth on inference a valid virtual key is needed (spec 7)',
+      'the external gateway refused gateway_params.api_key; when it enforces auth on inference a valid virtual key is needed',
     );
   }
   if (status === 400 && /model/i.test(message)) {
     return diagnose(
       'upstream-model-not-found',
-      'the model string does not match the external gateway: same-kind → gateway_proxy/<its model_name>, OpenAI-compatible → compat/<provider>/<model>; under the wildcard pattern send provider/model, not a bare name (spec 2.6, 2.7, 7)',
+      'the model string does not match the external gateway: same-kind → gateway_proxy/<its model_name>, OpenAI-compatible → compat/<provider>/<model>; under the wildcard pattern send provider/model, not a bare name',
     );
   }
   if (status === 404) {
     return diagnose(
       'upstream-endpoint-not-found',
-      'the external gateway has no such path: check the /v1 rule of api_base (same-kind: without /v1; OpenAI-compatible: ending in /v1; spec 2.6)',
+      'the external gateway has no such path: check the /v1 rule of api_base (same-kind: without /v1; OpenAI-compatible: ending in /v1)',
     );
   }
   return diagnose('other', 'the external gateway refused the call; see gatewayError');

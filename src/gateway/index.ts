@@ -1,4 +1,4 @@
-// Public surface of the gateway area (spec 2.5–2.7, 4.3, 5.6, 5.7, 7, attribution recipes).
+// Public surface of the gateway area (docs/gateway-and-attribution.md).
 export { GatewayAdminClient, type ProbeOptions, type SpendLogQuery } from './admin-client.js';
 export type { GatewayApiKey } from './api-key.js';
 export {

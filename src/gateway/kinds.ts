@@ -1,5 +1,5 @@
 /**
- * spec 2.6: the two kinds of external gateway, and the routing prefixes of `gateway_params.model`.
+ * The two kinds of external gateway, and the routing prefixes of `gateway_params.model`.
  * `same-kind` is a gateway of the same kind as the built-in one; `openai-compatible` is any other
  * OpenAI-compatible gateway.
  */
@@ -7,9 +7,9 @@ export type GatewayKind = 'same-kind' | 'openai-compatible';
 
 export const GATEWAY_KINDS: readonly GatewayKind[] = ['same-kind', 'openai-compatible'];
 
-/** spec 2.6: `gateway_proxy/<model-on-gateway>` for a same-kind gateway. */
+/** `gateway_proxy/<model-on-gateway>` for a same-kind gateway. */
 export const SAME_KIND_PREFIX = 'gateway_proxy/';
-/** spec 2.6: `compat/<provider>/<model-on-gateway>` for an OpenAI-compatible gateway. */
+/** `compat/<provider>/<model-on-gateway>` for an OpenAI-compatible gateway. */
 export const COMPAT_PREFIX = 'compat/';
 
 export const ROUTING_PREFIXES = [SAME_KIND_PREFIX, COMPAT_PREFIX] as const;

@@ -4,7 +4,7 @@ import { COMPAT_PREFIX, SAME_KIND_PREFIX } from './kinds.js';
 import type { GatewayModelEntry } from './model-entry.js';
 
 /**
- * Warnings about an existing entry (hand-written or read from a config) against spec 2.6 and 5.7. It never
+ * Warnings about an existing entry (hand-written or read from a config) against the entry rules of docs/gateway-and-attribution.md. It never
  * throws: an entry for another provider is simply not checked for prefixes.
  */
 export function lintGatewayModelEntry(entry: GatewayModelEntry, index?: number): GatewayConfigNote[] {
@@ -17,7 +17,7 @@ export function lintGatewayModelEntry(entry: GatewayModelEntry, index?: number):
       level: 'warning',
       code: 'same-kind-api-base-v1',
       path: at('gateway_params', 'api_base'),
-      message: `${entry.model_name}: a same-kind gateway takes api_base without /v1 (spec 2.6; /chat/completions is appended)`,
+      message: `${entry.model_name}: a same-kind gateway takes api_base without /v1 (/chat/completions is appended)`,
     });
   }
   if (model.startsWith(COMPAT_PREFIX) && !base.endsWith('/v1')) {
@@ -25,7 +25,7 @@ export function lintGatewayModelEntry(entry: GatewayModelEntry, index?: number):
       level: 'warning',
       code: 'compat-api-base-missing-v1',
       path: at('gateway_params', 'api_base'),
-      message: `${entry.model_name}: an OpenAI-compatible gateway needs api_base ending in /v1 (only /chat/completions is appended, spec 2.6)`,
+      message: `${entry.model_name}: an OpenAI-compatible gateway needs api_base ending in /v1 (only /chat/completions is appended)`,
     });
   }
   if (
@@ -37,7 +37,7 @@ export function lintGatewayModelEntry(entry: GatewayModelEntry, index?: number):
       level: 'warning',
       code: 'compat-missing-provider',
       path: at('gateway_params', 'model'),
-      message: `${entry.model_name}: spec 2.6 expects compat/<provider>/<model-on-gateway>`,
+      message: `${entry.model_name}: the model should be compat/<provider>/<model-on-gateway>`,
     });
   }
   if (!isEnvReference(apiKey)) {
@@ -45,7 +45,7 @@ export function lintGatewayModelEntry(entry: GatewayModelEntry, index?: number):
       level: 'warning',
       code: 'plaintext-api-key',
       path: at('gateway_params', 'api_key'),
-      message: `${entry.model_name}: the key is written in plaintext; keep it in a cluster secret and use os.environ/<VAR_NAME> (spec 5.7)`,
+      message: `${entry.model_name}: the key is written in plaintext; keep it in a cluster secret and use os.environ/<VAR_NAME>`,
     });
   }
   return notes;

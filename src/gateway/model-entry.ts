@@ -10,12 +10,12 @@ import {
   SAME_KIND_PREFIX,
 } from './kinds.js';
 
-/** spec 2.5: one entry of `proxy_config.model_list`, also the body of `POST /model/new`. */
+/** One entry of `proxy_config.model_list`, also the body of `POST /model/new`. */
 export interface GatewayModelEntry {
   /** Friendly name shown to users in the model dropdown. */
   model_name: string;
   gateway_params: {
-    /** Upstream model with its routing prefix (spec 2.6). */
+    /** Upstream model with its routing prefix. */
     model: string;
     /** Base URL of the external gateway. */
     api_base: string;
@@ -40,7 +40,7 @@ export interface GatewayModelEntryInput {
   provider?: string;
   /** Base URL of the external gateway, reachable from the cluster. */
   apiBase: string;
-  /** The gateway key, or `{ env: 'VAR' }` for `os.environ/VAR` (keys come from cluster secrets, spec 5.7). */
+  /** The gateway key, or `{ env: 'VAR' }` for `os.environ/VAR` (keys come from cluster secrets). */
   apiKey: GatewayApiKey;
   /** Accept plain `http` to a host outside the cluster (a warning note instead of an error). */
   allowPlainHttp?: boolean;
@@ -54,7 +54,7 @@ export interface GatewayModelEntryOptions {
 const PROVIDER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
- * Builds a gateway model entry applying spec 2.6 exactly:
+ * Builds a gateway model entry by the rules of docs/gateway-and-attribution.md:
  * `same-kind` → `gateway_proxy/<model>` with `api_base` without `/v1`;
  * `openai-compatible` → `compat/<provider>/<model>` with `api_base` ending in `/v1`.
  * A fixable base is corrected with a note; anything else is a `RequestValidationError` naming every bad field.
@@ -126,7 +126,7 @@ export function explainGatewayModelEntry(input: GatewayModelEntryInput): {
       level: 'info',
       code: 'compat-standard-calls-only',
       message:
-        'an OpenAI-compatible gateway gets standard compatible calls; virtual-key headers, spend tracking and team/org metadata are preserved only with a same-kind gateway (spec 2.6)',
+        'an OpenAI-compatible gateway gets standard compatible calls; virtual-key headers, spend tracking and team/org metadata are preserved only with a same-kind gateway',
     });
   }
 
@@ -152,6 +152,6 @@ function checkName(value: unknown, path: string[], issues: ValidationIssue[]): v
   } else if (value !== value.trim()) {
     issues.push({ path, message: 'must not start or end with whitespace' });
   } else if (value.includes('*')) {
-    issues.push({ path, message: 'must not be a wildcard; use wildcardGatewayEntry (Pattern B, spec 2.7)' });
+    issues.push({ path, message: 'must not be a wildcard; use wildcardGatewayEntry (Pattern B)' });
   }
 }

@@ -8,9 +8,9 @@ export interface PatternAInput {
   gatewayKind: GatewayKind;
   /** Default provider of every model (OpenAI-compatible gateways); a model may override it. */
   provider?: string;
-  /** Shared by every entry (spec 2.7). */
+  /** Shared by every entry. */
   apiBase: string;
-  /** Shared by every entry (spec 2.7). */
+  /** Shared by every entry. */
   apiKey: GatewayApiKey;
   allowPlainHttp?: boolean;
   /** One entry per exposed model: users see exactly these `modelName` values. */
@@ -18,7 +18,7 @@ export interface PatternAInput {
 }
 
 /**
- * Pattern A (spec 2.7): one `model_list` entry per exposed model, all sharing `api_base` and `api_key`.
+ * Pattern A: one `model_list` entry per exposed model, all sharing `api_base` and `api_key`.
  * Issues of every model are reported together, with the model's index in the path.
  */
 export function patternAEntries(

@@ -30,9 +30,9 @@ export interface ProxyConfigResult {
 }
 
 /**
- * Builds the built-in gateway's `proxy_config` (spec 2.7, "Deployment switches"): the model list (Pattern A
+ * Builds the built-in gateway's `proxy_config` (docs/gateway-and-attribution.md): the model list (Pattern A
  * entries, optionally the Pattern B wildcard) and header forwarding, as an object and as YAML text.
- * Every entry is checked against spec 2.6 and 5.7; problems that would break the config are errors,
+ * Every entry is checked against the entry rules of docs/gateway-and-attribution.md; problems that would break the config are errors,
  * risks are notes.
  */
 export function buildProxyConfig(input: ProxyConfigInput): ProxyConfigResult {

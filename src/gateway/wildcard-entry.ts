@@ -12,7 +12,7 @@ export interface WildcardEntryInput {
   allowPlainHttp?: boolean;
 }
 
-/** spec 2.7: the effects of Pattern B, each reported as a warning whenever a wildcard entry is built. */
+/** The effects of Pattern B, each reported as a warning whenever a wildcard entry is built. */
 export const PATTERN_B_WARNINGS: readonly GatewayConfigNote[] = [
   {
     level: 'warning',
@@ -39,7 +39,7 @@ export const PATTERN_B_WARNINGS: readonly GatewayConfigNote[] = [
 ];
 
 /**
- * Pattern B (spec 2.7): `model_name: "*"` and `gateway_params.model: "compat/*"`. Every call reports the
+ * Pattern B: `model_name: "*"` and `gateway_params.model: "compat/*"`. Every call reports the
  * spec's warnings through `onNote` and in `explainWildcardEntry`.
  */
 export function wildcardGatewayEntry(

@@ -1,5 +1,5 @@
 /**
- * The event model of the agent server (spec 2.1 to 2.3): zod schemas, inferred types, strict and lenient
+ * The event model of the agent server (docs/events-model.md): zod schemas, inferred types, strict and lenient
  * parsing, type guards, kind ↔ module-path tables, action/result pairing, state updates and text rendering.
  * Depends on zod only; ships as `agent-platform-sdk/models`.
  */

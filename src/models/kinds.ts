@@ -1,5 +1,5 @@
 /**
- * Wire kinds ↔ module paths (notes §3.1). On the wire `kind` is the bare class name; the agent server's events
+ * Wire kinds ↔ module paths. On the wire `kind` is the bare class name; the agent server's events
  * `kind` search filter compares the fully qualified Python class path instead (`kind=ActionEvent` matches
  * nothing). These tables are the module paths embedded in the OpenAPI document's discriminator mapping keys.
  */

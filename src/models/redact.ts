@@ -1,5 +1,5 @@
 /**
- * `encrypted_content` of a ReasoningItemModel must never be logged or rendered (spec 2.2). Every path of this
+ * `encrypted_content` of a ReasoningItemModel must never be logged or rendered. Every path of this
  * module that turns an event into text (rendering, error bodies) goes through these helpers.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Plain-text rendering of events for logs and terminals. Never includes `encrypted_content` (spec 2.2): reasoning
+ * Plain-text rendering of events for logs and terminals. Never includes `encrypted_content`: reasoning
  * items are rendered by their summary only, and unknown values are redacted before they are shown.
  */
 import { isKnownAction, isKnownEvent, isKnownObservation } from './guards.js';

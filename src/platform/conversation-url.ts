@@ -2,7 +2,7 @@ import { RequestValidationError } from '../core/errors.js';
 import { hasControlCharacters } from '../core/validate.js';
 
 /**
- * spec 4.4: tags are PATCHed to the conversation URL itself, which the platform returns (notes §3.3: the
+ * Tags are PATCHed to the conversation URL itself, which the platform returns (the
  * agent server's `/api/conversations/<id>` on the sandbox host). Split into origin and path for a transport.
  */
 export function splitConversationUrl(value: unknown): { origin: string; path: string } {

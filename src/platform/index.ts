@@ -1,4 +1,4 @@
-// Public surface of the platform area (spec 2.8, 4.4, 5.2, recipe 5).
+// Public surface of the platform area (docs/gateway-and-attribution.md: profiles, tags, recipe 5).
 export type { PlatformClientOptions } from './options.js';
 export {
   type ConversationCallOptions,

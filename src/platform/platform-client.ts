@@ -36,7 +36,7 @@ import {
 export interface ConversationCallOptions extends RequestOptions {
   /**
    * The key for this conversation URL, when it is not the client's: the conversation URL is served by the
-   * conversation's sandbox, which takes the conversation's own `session_api_key` (notes §3.3).
+   * conversation's sandbox, which takes the conversation's own `session_api_key`.
    */
   sessionApiKey?: string;
 }
@@ -46,13 +46,13 @@ export interface ConversationSearch {
   createdBefore?: Date | string;
   updatedAfter?: Date | string;
   updatedBefore?: Date | string;
-  /** Conversations per page, 1 to 100 (notes §3.4). Default 100. */
+  /** Conversations per page, 1 to 100. Default 100. */
   pageSize?: number;
 }
 
 /**
- * The platform application (spec 4.4): LLM profiles and conversation tags, plus the conversation search
- * that batch reconciliation needs (notes §3.4). Sends `X-Session-API-Key` (spec 5.2).
+ * The platform application: LLM profiles and conversation tags, plus the conversation search
+ * that batch reconciliation needs. Sends `X-Session-API-Key`.
  */
 export class PlatformClient extends BaseClient {
   readonly #options: PlatformClientOptions & { baseUrl: string };
@@ -78,7 +78,7 @@ export class PlatformClient extends BaseClient {
   }
 
   /**
-   * Saves an LLM profile: `POST /api/v1/settings/profiles/{profile_name}` (spec 4.4). `extra_headers`
+   * Saves an LLM profile: `POST /api/v1/settings/profiles/{profile_name}`. `extra_headers`
    * persists (read it back with `getLlmProfile`). A `x-gateway-session-id` header is logged as a warning:
    * the platform SDK overwrites it at call time.
    */
@@ -104,7 +104,7 @@ export class PlatformClient extends BaseClient {
     });
   }
 
-  /** Reads a profile back: `GET /api/v1/settings/profiles/{profile_name}` (notes §3.2). 404 → `NotFoundError`. */
+  /** Reads a profile back: `GET /api/v1/settings/profiles/{profile_name}`. 404 → `NotFoundError`. */
   async getLlmProfile(profileName: string, options: RequestOptions = {}): Promise<LlmProfile> {
     checkProfileName(profileName);
     return this.transport.request({
@@ -116,7 +116,7 @@ export class PlatformClient extends BaseClient {
   }
 
   /**
-   * Replaces the conversation's tags: `PATCH <conversation_url>` with `{tags}` (spec 4.4). The server keeps
+   * Replaces the conversation's tags: `PATCH <conversation_url>` with `{tags}`. The server keeps
    * only the map sent (use `mergeConversationTags` to keep others). A bad map is a `RequestValidationError`
    * naming every bad key, and nothing is sent. An unknown conversation is a `NotFoundError`.
    */
@@ -134,7 +134,7 @@ export class PlatformClient extends BaseClient {
       ...callOptions,
       decode: (input) => tagsUpdatedSchema.safeParse(input),
     });
-    // notes §3.3: the agent server answers an unknown conversation with 200 `{"success": false}`.
+    // The agent server answers an unknown conversation with 200 `{"success": false}`.
     if ((answer as { success?: unknown } | null)?.success === false) {
       throw new NotFoundError({
         status: 200,
@@ -178,7 +178,7 @@ export class PlatformClient extends BaseClient {
   }
 
   /**
-   * Platform conversations, page after page: `GET /api/v1/app-conversations/search` (notes §3.4). There is
+   * Platform conversations, page after page: `GET /api/v1/app-conversations/search`. There is
    * no server-side tag filter; filter on `tags` yourself. Input of recipe 5 (`reconcileSpend`).
    */
   listConversations(

@@ -1,7 +1,7 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
 import { describe, hasControlCharacters, isPlainObject, isPrototypeKey } from '../core/validate.js';
 
-/** spec 2.8: the write shape of an LLM profile. Other fields of the profile: not shown in the spec. */
+/** The write shape of an LLM profile. Other fields of the profile: not shown in the spec. */
 export interface LlmProfileWrite {
   /** Keep the stored API key even if the settings key differs. */
   preserve_existing_api_key?: boolean;
@@ -13,7 +13,7 @@ export interface LlmProfileWrite {
   };
 }
 
-/** What `getLlmProfile` reads back (notes §3.2): the stored LLM settings, never the key itself. */
+/** What `getLlmProfile` reads back: the stored LLM settings, never the key itself. */
 export interface LlmProfile {
   name: string;
   config: {
@@ -38,7 +38,7 @@ function isJsonObjectText(text: string): boolean {
   }
 }
 
-/** notes §3.2: the server validates profile names with this pattern (else 422). */
+/** The server validates profile names with this pattern (else 422). */
 export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function checkProfileName(name: unknown): string {
@@ -48,7 +48,7 @@ export function checkProfileName(name: unknown): string {
   return name;
 }
 
-/** Checks the write shape (spec 2.8) before sending: every bad field is named. */
+/** Checks the write shape before sending: every bad field is named. */
 export function checkProfileWrite(profile: LlmProfileWrite): void {
   const issues: ValidationIssue[] = [];
   if (!isPlainObject(profile as unknown)) {

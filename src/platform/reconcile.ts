@@ -1,6 +1,6 @@
 import { parseUtcTimestamp } from './utc-time.js';
 
-/** A gateway spend-log row, as `GatewayAdminClient.spendLogs` yields it (notes §2.5). */
+/** A gateway spend-log row, as `GatewayAdminClient.spendLogs` yields it. */
 export interface ReconcileSpendRow {
   request_id?: string | undefined;
   spend: number;
@@ -14,7 +14,7 @@ export interface ReconcileSpendRow {
   session_id?: string | null | undefined;
 }
 
-/** A platform conversation, as `PlatformClient.listConversations` yields it (notes §3.4). */
+/** A platform conversation, as `PlatformClient.listConversations` yields it. */
 export interface ReconcileConversation {
   id: string;
   tags?: Record<string, string> | null | undefined;

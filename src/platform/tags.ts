@@ -1,18 +1,18 @@
 import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
 import { describe, hasControlCharacters, isPlainObject } from '../core/validate.js';
 
-/** spec 2.8: tag key → string value. Stays on the conversation record; never sent in LLM requests. */
+/** Tag key → string value. Stays on the conversation record; never sent in LLM requests. */
 export type ConversationTags = Record<string, string>;
 /** For a merge: a string sets the tag, `null` removes it. */
 export type ConversationTagsPatch = Record<string, string | null>;
 
-/** spec 2.8, 8: lowercase alphanumeric only (no underscores or hyphens). */
+/** Lowercase alphanumeric only (no underscores or hyphens). */
 export const TAG_KEY_PATTERN = /^[a-z0-9]+$/;
-/** spec 8: at most 256 characters, counted as the server does (code points, not UTF-16 units). */
+/** At most 256 characters, counted as the server does (code points, not UTF-16 units). */
 export const MAX_TAG_VALUE_LENGTH = 256;
 
 /**
- * Checks a tags map (spec 2.8). A bad map is a `RequestValidationError` whose issues name every bad key,
+ * Checks a tags map. A bad map is a `RequestValidationError` whose issues name every bad key,
  * so callers fail before anything is sent. Returns a copy of the map.
  */
 export function validateConversationTags(tags: unknown, field = 'tags'): ConversationTags {
@@ -29,7 +29,7 @@ export function validateConversationTagsPatch(patch: unknown, field = 'tags'): C
 }
 
 /**
- * Tags replace the whole map on the server (notes §3.3), so a merge is read, merge, write: this is the
+ * Tags replace the whole map on the server, so a merge is read, merge, write: this is the
  * merge. Values of `patch` override, `null` removes.
  */
 export function applyTagsPatch(current: ConversationTags, patch: ConversationTagsPatch): ConversationTags {

@@ -2,7 +2,7 @@ import { RequestValidationError, type ValidationIssue } from '../core/errors.js'
 import { describe, hasControlCharacters, isPlainObject, isPrototypeKey } from '../core/validate.js';
 import type { WarmRuntimeConfig, WarmRuntimeConfigBody } from './schemas.js';
 
-/** Fields that identify a listed configuration and never belong in a save body (spec 2.4). */
+/** Fields that identify a listed configuration and never belong in a save body. */
 export const IDENTITY_FIELDS = ['name', 'source'] as const;
 
 const REQUIRED = ['image', 'working_dir', 'command', 'environment'] as const;
@@ -10,7 +10,7 @@ const OPTIONAL_INTEGERS = ['count', 'run_as_user', 'run_as_group', 'fs_group'] a
 
 /**
  * A copy of `body` ready for `PUT`: `name` and `source` removed, `undefined` fields dropped, and every field
- * of spec 2.4 checked. Throws `RequestValidationError` naming each bad field (nothing is sent then).
+ * of a warm-runtime configuration checked. Throws `RequestValidationError` naming each bad field (nothing is sent then).
  */
 export function prepareWarmRuntimeConfigBody(body: unknown): WarmRuntimeConfigBody {
   // A Map or class instance would be sent as `{}` or mangled by JSON.stringify.
@@ -43,7 +43,7 @@ export function validateWarmRuntimeConfigBody(body: Record<string, unknown>): Va
   const issues: ValidationIssue[] = [];
   const bad = (field: string, message: string) => issues.push({ path: [field], message });
   for (const field of REQUIRED) {
-    if (body[field] === undefined || body[field] === null) bad(field, 'is required (spec 2.4)');
+    if (body[field] === undefined || body[field] === null) bad(field, 'is required');
   }
   const { image, working_dir, command, environment, fuse_s3_mount } = body;
   if (image !== undefined && image !== null && (typeof image !== 'string' || image.trim() === '')) {
@@ -98,14 +98,14 @@ export function validateWarmRuntimeConfigBody(body: Record<string, unknown>): Va
 }
 
 export interface TemplateOverrides {
-  /** The new configuration's image (spec 2.4 rule 1: give every selectable configuration its own image). */
+  /** The new configuration's image (warm-pool rule 1: give every selectable configuration its own image). */
   image?: string;
   /** Warm pods to keep; when omitted the source's `count` is kept. */
   count?: number;
 }
 
 /**
- * Spec 4.2 `template`: a copy of `source` without its identity fields (`name`, `source`), with `image` and
+ * `template`: a copy of `source` without its identity fields (`name`, `source`), with `image` and
  * `count` overridden. Unknown fields are kept, as the helper CLI does.
  */
 export function deriveTemplate(

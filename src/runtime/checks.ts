@@ -3,11 +3,11 @@ import { describe } from '../core/validate.js';
 import type { WarmRuntimeConfig } from './schemas.js';
 import { shellQuote } from './shell-quote.js';
 
-/** The installer-managed default configuration (spec 2.4). */
+/** The installer-managed default configuration. */
 export const DEFAULT_CONFIG_NAME = 'v1_current';
-/** Ephemeral storage reserved by each warm pod by default (spec 2.4 rule 2, spec 8). */
+/** Ephemeral storage reserved by each warm pod by default (warm-pool rule 2). */
 export const DEFAULT_WARM_POD_STORAGE = '25Gi';
-/** Pool size assumed for a configuration without `count`: the code-level fallback of spec 8. */
+/** Pool size assumed for a configuration without `count`: the service's code-level fallback. */
 export const FALLBACK_POOL_SIZE = 3;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -20,7 +20,7 @@ export interface SharedImage {
 }
 
 /**
- * Spec 2.4 rule 1: configurations sharing an image reference cannot be selected independently (the image is
+ * rule 1: configurations sharing an image reference cannot be selected independently (the image is
  * the sandbox spec id). Returns every image used by two or more configurations.
  */
 export function findSharedImages(
@@ -50,9 +50,9 @@ export function configsUsingImage(
 export interface StorageCheckOptions {
   /** Ephemeral storage available to warm pods: bytes, or a Kubernetes quantity such as `500Gi` or `1Ti`. */
   nodeCapacity: number | string;
-  /** Reserved per warm pod; default `25Gi` (spec 8). */
+  /** Reserved per warm pod; default `25Gi`. */
   perPodStorage?: number | string;
-  /** Pool size assumed where `count` is unset (installer-wide Warm Runtime Count); default 3 (spec 8). */
+  /** Pool size assumed where `count` is unset (installer-wide Warm Runtime Count); default 3. */
   defaultCount?: number;
 }
 
@@ -76,7 +76,7 @@ export interface StorageCheck {
 }
 
 /**
- * Spec 2.4 rule 2: every warm pod reserves its ephemeral storage (25 Gi by default) whether used or not, so
+ * rule 2: every warm pod reserves its ephemeral storage (25 Gi by default) whether used or not, so
  * the sum of all pool sizes must fit node capacity, or pods stay `Pending`.
  */
 export function checkEphemeralStorage(
@@ -105,7 +105,7 @@ export function checkEphemeralStorage(
   const note = assumed.length > 0 ? ` (count ${defaultCount} assumed for ${assumed.join(', ')})` : '';
   const message = fits
     ? `${head}${note}: fits`
-    : `${head}${note}: does not fit; warm pods beyond capacity stay Pending (spec 2.4 rule 2). Lower some counts or add node storage`;
+    : `${head}${note}: does not fit; warm pods beyond capacity stay Pending (warm-pool rule 2). Lower some counts or add node storage`;
   return { fits, pods, requiredBytes, capacityBytes, perPodBytes, pools, message };
 }
 
@@ -146,7 +146,7 @@ function formatGi(bytes: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Spec 9: what to do after every platform upgrade.
+// What to do after every platform upgrade.
 
 export type UpgradeAction = 'rebuild-image' | 'delete-override' | 'refresh-override' | 'resave';
 
@@ -170,7 +170,7 @@ export interface UpgradeChecklistOptions {
 }
 
 /**
- * Spec 9's after-upgrade checklist for an effective set: rebuild custom images on the new agent-server
+ * the after-upgrade checklist for an effective set: rebuild custom images on the new agent-server
  * base, refresh or delete an override of `v1_current`, then re-derive every `db` configuration from the
  * upgraded default, keeping its image and its count. API-saved configurations are frozen snapshots (rule 3):
  * skipping this keeps them on the old agent server, and newer features fail with

@@ -53,13 +53,13 @@ import {
 import { secretEnvValues } from './secret-env.js';
 import { SharedCall } from './shared-call.js';
 
-/** Admin JWT lifetime when the token carries no `exp` claim (spec 5.3, 8). */
+/** Admin JWT lifetime when the token carries no `exp` claim. */
 export const ADMIN_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export interface RuntimeAdminClientOptions extends ClientOptions {
   /** `{runtime_api_url}`; default `RUNTIME_API_URL`. E.g. `https://runtime-api.example.com`. */
   baseUrl?: string | undefined;
-  /** Admin password for the PBKDF2 challenge-response login (spec 5.3); default `ADMIN_PASSWORD`. */
+  /** Admin password for the PBKDF2 challenge-response login; default `ADMIN_PASSWORD`. */
   adminPassword?: Credential | undefined;
   /**
    * A pre-obtained admin JWT: used instead of the login handshake. When the service refuses it (401) and an
@@ -68,7 +68,7 @@ export interface RuntimeAdminClientOptions extends ClientOptions {
   adminToken?: Credential | undefined;
   /**
    * A regular API key, sent as `X-API-Key` to `GET /api/warm-runtime-configs`; default `API_KEY`. Without one
-   * the client logs in and uses the key named `default` (spec 4.2).
+   * the client logs in and uses the key named `default`.
    */
   apiKey?: Credential | undefined;
   /**
@@ -93,7 +93,7 @@ export type SavedWarmRuntimeConfig = WarmRuntimeConfigBody & { name: string; sou
 export interface SaveOptions extends RequestOptions {
   /**
    * Refuse (with `RuntimePreconditionError` code `SHARED_IMAGE`, before the PUT) when another configuration of
-   * the effective set already uses the body's image (spec 2.4 rule 1). Costs one list call. Default false.
+   * the effective set already uses the body's image (warm-pool rule 1). Costs one list call. Default false.
    */
   rejectSharedImage?: boolean;
 }
@@ -103,7 +103,7 @@ export interface PoolChecks {
   sharedImages: SharedImage[];
   /** Rule 2, when `nodeCapacity` was given. */
   storage?: StorageCheck;
-  /** Spec 9: the steps to run after a platform upgrade. */
+  /** The steps to run after a platform upgrade. */
   upgrade: UpgradeStep[];
 }
 
@@ -126,11 +126,11 @@ const RUNTIME_ENV: EnvDefaults<RuntimeAdminClientOptions> = {
 };
 
 /**
- * Sandbox-pool administration (spec 4.2): the admin login, API keys and warm-runtime configurations, with the
+ * Sandbox-pool administration: the admin login, API keys and warm-runtime configurations, with the
  * JWT kept and renewed for you, and checks that catch pool layouts that break a cluster.
  *
  * Credentials: admin routes send `Authorization: Bearer <admin JWT>`; `GET /api/warm-runtime-configs` sends
- * only `X-API-Key` (it refuses the JWT, spec 5.4).
+ * only `X-API-Key` (it refuses the JWT).
  */
 export class RuntimeAdminClient extends BaseClient {
   readonly #secrets: SecretRegistry;
@@ -184,7 +184,7 @@ export class RuntimeAdminClient extends BaseClient {
   // Admin login and token lifecycle.
 
   /**
-   * The challenge-response login (spec 5.3): `GET /api/admin/challenge`, PBKDF2 hash, `POST /api/admin/login`.
+   * The challenge-response login: `GET /api/admin/challenge`, PBKDF2 hash, `POST /api/admin/login`.
    * Returns the admin JWT and keeps it for later admin calls. A challenge refused as expired or reused is
    * replaced by a fresh one once. Concurrent calls share one handshake; each caller's `signal` and `timeout`
    * end only that caller's wait, and the handshake stops once every caller has stopped waiting.
@@ -391,7 +391,7 @@ export class RuntimeAdminClient extends BaseClient {
   // Warm-runtime configurations.
 
   /**
-   * `GET /api/warm-runtime-configs` with `X-API-Key` (never the admin JWT, spec 5.4): the effective set,
+   * `GET /api/warm-runtime-configs` with `X-API-Key` (never the admin JWT): the effective set,
    * installer entries (`source` `file`) merged with API entries (`db`), the API entry overriding.
    */
   async listWarmRuntimeConfigs(options: RequestOptions = {}): Promise<WarmRuntimeConfig[]> {
@@ -421,7 +421,7 @@ export class RuntimeAdminClient extends BaseClient {
         return (await send((await this.#readKey(options)).key)).configs;
       }
       const jwtHint = /^eyJ[\w-]+\.[\w-]+\./.test(key)
-        ? ' API_KEY looks like an admin JWT: this endpoint accepts only a regular API key (spec 5.4)'
+        ? ' API_KEY looks like an admin JWT: this endpoint accepts only a regular API key'
         : '';
       throw withMessage(
         error,
@@ -453,9 +453,9 @@ export class RuntimeAdminClient extends BaseClient {
   }
 
   /**
-   * `PUT /api/admin/warm-runtime-configs/{name}`: creates or overwrites (spec 3: absent or `file` → `db`,
+   * `PUT /api/admin/warm-runtime-configs/{name}`: creates or overwrites (absent or `file` → `db`,
    * `db` → `db` with new pods within about a minute). `name` and `source` are removed from the body, and the
-   * required fields of spec 2.4 are checked before sending (`RequestValidationError`).
+   * required fields are checked before sending (`RequestValidationError`).
    */
   async saveWarmRuntimeConfig(
     name: string,
@@ -481,7 +481,7 @@ export class RuntimeAdminClient extends BaseClient {
   }
 
   /**
-   * `DELETE /api/admin/warm-runtime-configs/{name}` (spec 3: `db` → `file` when an installer entry of that
+   * `DELETE /api/admin/warm-runtime-configs/{name}` (`db` → `file` when an installer entry of that
    * name exists, else removed). Throws `WarmRuntimeConfigNotFoundError` (404) when no database entry has the
    * name, which includes installer entries such as `v1_current`.
    *
@@ -503,7 +503,7 @@ export class RuntimeAdminClient extends BaseClient {
   }
 
   /**
-   * Spec 4.2 `template`: the configuration `sourceName` of the effective set without its identity fields, with
+   * `template`: the configuration `sourceName` of the effective set without its identity fields, with
    * `image` and `count` overridden: a body for `saveWarmRuntimeConfig`.
    */
   async template(
@@ -519,7 +519,7 @@ export class RuntimeAdminClient extends BaseClient {
 
   /**
    * Rule 1 (shared images), rule 2 (pool sizes × per-pod storage against `nodeCapacity`, when given) and the
-   * upgrade checklist of spec 9, on the current effective set.
+   * upgrade checklist (docs/warm-pools.md), on the current effective set.
    */
   async checkPools(
     options: Partial<StorageCheckOptions> & UpgradeChecklistOptions & RequestOptions = {},
@@ -613,7 +613,7 @@ function missingAdminCredentials(): RuntimePreconditionError {
 function sharedImageError(name: string, image: string, others: string[]): RuntimePreconditionError {
   return new RuntimePreconditionError(
     'SHARED_IMAGE',
-    `Image ${image} is already used by ${others.join(', ')}: configurations sharing an image cannot be selected independently (spec 2.4 rule 1). Give ${name} its own image tag.`,
+    `Image ${image} is already used by ${others.join(', ')}: configurations sharing an image cannot be selected independently (warm-pool rule 1). Give ${name} its own image tag.`,
   );
 }
 

@@ -27,11 +27,11 @@ export interface ComputeAdminLoginHashOptions {
 /** Default ceiling on the PBKDF2 rounds a challenge may ask for. */
 export const DEFAULT_MAX_PBKDF2_ITERATIONS = 10_000_000;
 
-/** Derived key length of the admin login (spec 5.3): 32 bytes, 64 hex digits. */
+/** Derived key length of the admin login: 32 bytes, 64 hex digits. */
 const DERIVED_KEY_BYTES = 32;
 
 /**
- * The `hash` of `POST /api/admin/login` (spec 5.3): lowercase hex of PBKDF2-HMAC-SHA256 over the UTF-8
+ * The `hash` of `POST /api/admin/login`: lowercase hex of PBKDF2-HMAC-SHA256 over the UTF-8
  * password, with the UTF-8 bytes of the salt *text* followed by the challenge *text* as salt (the hex salt is
  * not decoded), `iterations` rounds and a 32-byte key.
  *

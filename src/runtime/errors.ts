@@ -9,12 +9,12 @@ import {
   PermissionDeniedError,
 } from '../core/errors.js';
 
-/** The message of spec 7 for a runtime API without an admin password. */
+/** The message of a runtime API without an admin password. */
 export const ADMIN_DISABLED_MESSAGE = 'Admin functionality is disabled';
 
 /**
  * 403 from the runtime API's admin endpoints: no admin password is configured, so admin functionality is
- * disabled (spec 5.5, 7). Set one at install or rotate it in the installer admin console (secret
+ * disabled. Set one at install or rotate it in the installer admin console (secret
  * `admin-password`); the runtime API restarts and admin login works.
  */
 export class AdminDisabledError extends PermissionDeniedError {
@@ -32,7 +32,7 @@ brandErrorClass(AdminDisabledError, 'AdminDisabledError');
 /**
  * The admin login was refused. `reason` is `password` when the server said the password is wrong, and
  * `challenge` when the challenge was refused as expired, reused or unknown even after one fresh challenge
- * (the real service answers 400 or 401 for that, spec 7). `status` is the server's status (400 or 401).
+ * (the real service answers 400 or 401 for that). `status` is the server's status (400 or 401).
  */
 export class AdminLoginError extends AuthenticationError {
   readonly reason: 'password' | 'challenge';
@@ -53,7 +53,7 @@ brandErrorClass(AdminLoginError, 'AdminLoginError');
 /**
  * 404 from `DELETE /api/admin/warm-runtime-configs/{name}`: no *database* entry has that name. DELETE
  * removes API-saved configurations only; installer-managed entries (`source` `file`, such as `v1_current`)
- * cannot be deleted through the API (spec 3).
+ * cannot be deleted through the API.
  */
 export class WarmRuntimeConfigNotFoundError extends NotFoundError {
   readonly configName: string;

@@ -1,5 +1,5 @@
 /**
- * Spec 6.3 rule 4: an OpenTelemetry Collector that keeps the bundled backend and adds others. Receiver otlp
+ * rule 4: an OpenTelemetry Collector that keeps the bundled backend and adds others. Receiver otlp
  * on 4317 (gRPC) and 4318 (HTTP), processor batch (5s, 512), one `otlphttp` exporter per backend. The YAML
  * contains whatever header values it is given: prefer `${env:VAR}` references, which the Collector expands.
  */

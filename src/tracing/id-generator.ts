@@ -1,5 +1,5 @@
 /**
- * Trace ids equal to the conversation UUID (spec 2.9). Wrap your SDK's id generator and give the result both
+ * Trace ids equal to the conversation UUID. Wrap your SDK's id generator and give the result both
  * to the tracer provider (`new TracerProvider({ idGenerator })`) and to {@link createEventSpans}: it hands out
  * the conversation's id for the next root span and defers to the wrapped generator otherwise.
  */

@@ -1,5 +1,5 @@
 /**
- * Spec 6.3 rules 3 and 4: the environment changes that send the runtime pod's traces to another OTLP backend.
+ * Redirecting traces (docs/tracing.md): the environment changes that send the runtime pod's traces to another OTLP backend.
  * The returned `set` holds credentials in clear (that is its purpose). Every target is validated first: a bad
  * one throws a {@link TraceTargetError} naming the field (never its value).
  */

@@ -1,7 +1,7 @@
 /**
  * Where the runtime pod's traces really go, read from its environment: the platform's tracing SDK at the
  * version the agent server pins, as measured against the real SDK (docs/tracing.md, "Where traces really go",
- * and docs/compatibility.md, "Trace export"). Wherever spec 6.3's simpler rule says something else, a warning
+ * and docs/compatibility.md, "Trace export"). Where an older, simpler rule says something else, a warning
  * says so. Warnings never contain header values.
  */
 import { parseOtlpHeaders } from './headers.js';
@@ -98,8 +98,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const rawBase = get('TRACING_BASE_URL');
   // The agent server starts tracing only with a project key or an OTLP endpoint.
   if (!key && !otelEndpoint) {
-    if (rawBase)
-      warn('TRACING_BASE_URL without TRACING_PROJECT_API_KEY: tracing is off (spec 6.3 rule 1: bundled)');
+    if (rawBase) warn('TRACING_BASE_URL without TRACING_PROJECT_API_KEY: tracing is off');
     if (otel('HEADERS')) warn('OTLP headers without an endpoint: tracing is off');
     return off();
   }

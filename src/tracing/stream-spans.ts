@@ -1,5 +1,5 @@
 /**
- * Client-side tracing: turns a live event stream (plain agent-server events, by `kind`) into the spec 2.9
+ * Client-side tracing: turns a live event stream (plain agent-server events, by `kind`) into the
  * tree through `@opentelemetry/api`, which you pass in (`import * as api from '@opentelemetry/api'`), so this
  * module loads without it. Content (messages, tool arguments and output) is recorded unless
  * `captureContent: false`.

@@ -1,5 +1,5 @@
 /**
- * Spec 2.9: the conversation tree `conversation` > `conversation.run` > `agent.step` > `llm.completion` /
+ * The conversation tree `conversation` > `conversation.run` > `agent.step` > `llm.completion` /
  * `tool.execute`, recognised by the spec's names and by the names real deployments emit (e.g. the gateway
  * client's `litellm.completion`, `agent.astep`, tool spans named after the action with a `TOOL` type).
  */
@@ -35,7 +35,7 @@ export interface TraceNode {
   llm?: LlmAttributes;
 }
 
-/** The role of a span in the spec 2.9 tree. */
+/** The role of a span in the trace tree (docs/tracing.md). */
 export function spanRole(span: DecodedSpan): SpanRole {
   const { name, attributes } = span;
   const type = attributes['openinference.span.kind'] ?? attributes['lmnr.span.type'];
@@ -69,7 +69,7 @@ function indexed(a: Attributes, prefix: string): Record<string, AttributeValue>[
   return out.length ? out : undefined;
 }
 
-/** The spec 2.9 LLM attributes of a span. */
+/** The LLM attributes (docs/tracing.md) of a span. */
 export function llmAttributes(span: DecodedSpan): LlmAttributes {
   const a = span.attributes;
   const g = (key: string) => a[`gen_ai.${key}`];
@@ -126,7 +126,7 @@ export interface ConversationTrace {
 }
 
 /**
- * A conversation's spans: the trace whose id is the conversation UUID without dashes (spec 2.9) or, since real
+ * A conversation's spans: the trace whose id is the conversation UUID without dashes or, since real
  * deployments start traces with random ids, every trace holding a span whose session id is the conversation id.
  */
 export function findConversationTrace(

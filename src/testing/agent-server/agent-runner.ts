@@ -7,7 +7,7 @@ export interface AgentRunnerOptions {
 }
 
 /**
- * Runs the ScriptedAgent for a conversation the way the server runs its agent loop (notes §2.3): `run`
+ * Runs the ScriptedAgent for a conversation the way the server runs its agent loop: `run`
  * returns at once, the turn's events are published one by one in the background, and when the loop ends a
  * `full_state` snapshot is published (not persisted).
  */

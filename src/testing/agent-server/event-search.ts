@@ -10,7 +10,7 @@ export interface SimulatedEventFilter {
 }
 
 /**
- * The anchor server's filters (notes §1.2, SDK `_search_events_sync`): `kind` is compared with the event's
+ * The anchor server's filters (the SDK's `_search_events_sync`): `kind` is compared with the event's
  * module path (a short kind matches nothing), `body` is a case-insensitive substring of a MessageEvent's
  * text, timestamps are compared as strings.
  */
@@ -35,7 +35,7 @@ export function pageOf<T>(
   pageId: string | null,
   limit: number,
 ): { items: T[]; next_page_id: string | null } {
-  // notes §1.2.3: an unknown page_id silently restarts from the beginning.
+  // An unknown page_id silently restarts from the beginning.
   const found = pageId ? items.findIndex((item) => idOf(item) === pageId) : -1;
   const start = found === -1 ? 0 : found;
   const page = items.slice(start, start + limit);
@@ -71,7 +71,7 @@ function messageText(event: StoredEvent): string {
 }
 
 /**
- * notes §1.2.4: a naive value is taken as server-local; an aware one is converted to server-local time. The
+ * A naive value is taken as server-local; an aware one is converted to server-local time. The
  * simulated server's local time is UTC.
  */
 function serverLocal(value: string): string {

@@ -18,7 +18,7 @@ import { DEFAULT_AGENT_SERVER_VERSION, versionAtLeast } from './versions.js';
 export interface AgentServerHandlersOptions {
   /** `{base_url}` the handlers answer for, e.g. `http://localhost:8000`. Default: any origin. */
   baseUrl?: string;
-  /** When set, requests without this `X-Session-API-Key` get 401 (notes §1.1). */
+  /** When set, requests without this `X-Session-API-Key` get 401. */
   sessionApiKey?: string;
   store?: AgentServerStore;
   /**
@@ -45,7 +45,7 @@ export function agentRunnerFor(store: AgentServerStore, options?: AgentRunnerOpt
 const STARTED = Date.now();
 
 /**
- * msw handlers that answer like the real agent server, quirks included (notes §1): 401
+ * msw handlers that answer like the real agent server, quirks included: 401
  * `{"detail":"Unauthorized"}`, 422 for a non-UUID conversation id or `limit` ≤ 0, 500 for `limit` > 100,
  * 404 for an unknown conversation, 500 "Unknown event_id" for an unknown event, the `kind` filter that
  * needs module paths, `next_page_id` = first id of the next page, 201/200 on start, 400 for pause and delete
@@ -99,7 +99,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
   });
 
   return [
-    // notes §6: root routes are unauthenticated.
+    // Root routes are unauthenticated.
     http.get(`${base}/server_info`, () => HttpResponse.json(serverInfo())),
     // `GET /` answers the same info. With `*` as base the pattern matches every path ending in `/` (such as
     // `/api/tools/`): anything but the root falls through to the next handler.
@@ -122,7 +122,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
         String(a[field]) < String(b[field]) ? -1 : String(a[field]) > String(b[field]) ? 1 : 0,
       );
       if (order.endsWith('_DESC')) infos.reverse();
-      // notes §1.3: conversation pages are keyed by the 32-hex form of the id.
+      // Conversation pages are keyed by the 32-hex form of the id.
       const hex = (info: Record<string, unknown>) => String(info.id).replaceAll('-', '');
       return HttpResponse.json(pageOf(infos, hex, url.searchParams.get('page_id'), checked.limit));
     }),
@@ -155,7 +155,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
       if (existing) return HttpResponse.json(store.info(existing.id), { status: 200 });
       const agent = structuredClone(body.agent) as Record<string, unknown>;
       const llm = agent.llm as Record<string, unknown> | undefined;
-      // The server never echoes a secret: it masks the LLM key (notes §3.8).
+      // The server never echoes a secret: it masks the LLM key.
       if (llm && typeof llm.api_key === 'string') llm.api_key = '**********';
       const conversation = store.addConversation(requested, {
         agent,
@@ -211,7 +211,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
             { type: 'missing', loc: ['body', 'accept'], msg: 'Field required', input: body },
           ]);
         }
-        // notes §1.2: accept runs (an "already running" is swallowed); reject leaves the loop stopped.
+        // Accept runs (an "already running" is swallowed); reject leaves the loop stopped.
         if (body.accept) runner.run(found.conversation.id);
         return success();
       },

@@ -1,21 +1,21 @@
 import { HttpResponse } from 'msw/http';
 
-/** notes §1.1: REST auth is the `X-Session-API-Key` header only; wrong or missing → 401. */
+/** REST auth is the `X-Session-API-Key` header only; wrong or missing → 401. */
 export function isUnauthorized(request: Request, sessionApiKey: string | undefined): boolean {
   return sessionApiKey !== undefined && request.headers.get('x-session-api-key') !== sessionApiKey;
 }
 
 export const unauthorized = () => HttpResponse.json({ detail: 'Unauthorized' }, { status: 401 });
 
-/** notes §1.2.5: the only 404 of the event routes. */
+/** The only 404 of the event routes. */
 export const conversationNotFound = (id: string) =>
   HttpResponse.json({ detail: `Conversation not found: ${id}` }, { status: 404 });
 
-/** notes §1.5: HTTPException default phrases. */
+/** HTTPException default phrases. */
 export const plainStatus = (status: 400 | 404, detail = status === 400 ? 'Bad Request' : 'Not Found') =>
   HttpResponse.json({ detail }, { status });
 
-/** notes §1.5: an unhandled exception. */
+/** An unhandled exception. */
 export const internalError = (exception: string) =>
   HttpResponse.json({ detail: 'Internal Server Error', exception }, { status: 500 });
 
@@ -36,7 +36,7 @@ export function validationError(detail: Record<string, unknown>[]) {
 }
 
 /**
- * notes §1.2.2: `limit` is declared `gt=0, lte=100`, but `lte` is not enforced by FastAPI: 0 and below are a
+ * `limit` is declared `gt=0, lte=100`, but `lte` is not enforced by FastAPI: 0 and below are a
  * 422, above 100 the handler's `assert` fails with a 500.
  */
 export function checkLimit(raw: string | null): { limit: number } | { response: Response } {

@@ -9,7 +9,7 @@ export interface ScriptedAgentOptions {
 
 /**
  * A deterministic stand-in for the LLM-driven agent: it answers a user message with the events a real
- * agent server emits for one terminal command (shapes of the anchor samples, notes §3.3-§3.8):
+ * agent server emits for one terminal command (shapes of the anchor samples):
  * `execution_status` running → ActionEvent(TerminalAction) → ObservationEvent(TerminalObservation) →
  * agent MessageEvent → ActionEvent(FinishAction) → ObservationEvent(FinishObservation) →
  * `execution_status` finished.
@@ -23,7 +23,7 @@ export class ScriptedAgent {
     this.#counter = (options.seed ?? 1) * 1_000_000;
   }
 
-  /** The user's message as the server stores it (POST /events, notes §1.2). */
+  /** The user's message as the server stores it (POST /events). */
   userMessage(text: string): StoredEvent {
     return {
       ...this.#common('user'),
@@ -132,7 +132,7 @@ export class ScriptedAgent {
   }
 
   #common(source: 'agent' | 'user' | 'environment') {
-    // notes §1.2.4: the server's timestamps are naive local ISO strings.
+    // The server's timestamps are naive local ISO strings.
     return { id: this.#uuid(), timestamp: this.#now().toISOString().replace('Z', ''), source };
   }
 

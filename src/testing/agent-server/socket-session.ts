@@ -9,11 +9,11 @@ export interface SocketSimulationOptions {
   runner: AgentRunner;
   /** Keys the server accepts; none means the server is unsecured. */
   sessionApiKey?: string | undefined;
-  /** The simulated server version: decides auth methods, resend modes and frame details (notes §2.2). Default: the newest real version the conformance suite runs (`DEFAULT_AGENT_SERVER_VERSION`). */
+  /** The simulated server version: decides auth methods, resend modes and frame details. Default: the newest real version the conformance suite runs (`DEFAULT_AGENT_SERVER_VERSION`). */
   version?: string | undefined;
-  /** notes §2.2 (1.22.1): subscribers per conversation before close 1013. Default: no cap. */
+  /** Subscribers per conversation before close 1013. Default: no cap. */
   maxSubscribersPerConversation?: number | undefined;
-  /** notes §2.2 (1.18.1): how long the server waits for the auth frame. Default 10 000 ms. */
+  /** How long the server waits for the auth frame. Default 10 000 ms. */
   authTimeoutMs?: number | undefined;
 }
 
@@ -42,8 +42,7 @@ export function isSessionSocketPath(url: URL): boolean {
 
 /**
  * The server side of `/sockets/events/{conversation_id}` or `/sockets/session/{conversation_id}` after the
- * handshake, as the agent server runs it
- * (notes §2.1-§2.2; SDK `sockets.py`): first-message auth when no key came with the handshake, 4004 for an
+ * handshake, as the real agent server runs it (and its SDK's `sockets.py` expects): first-message auth when no key came with the handshake, 4004 for an
  * unknown conversation, 1013 above the subscriber cap, a `full_state` snapshot first, then the requested
  * resend page by page while live events interleave, and client frames turned into user messages that run
  * the agent.
@@ -114,7 +113,7 @@ export class EventSocketSession {
         this.#sendRaw({ type: 'error', code: 'ValidationError', detail: 'Invalid message frame' });
         return;
       }
-      // notes §2.2 (1.16.0): bad frames get a ServerErrorEvent; before, they were only logged.
+      // Bad frames get a ServerErrorEvent; before, they were only logged.
       if (atLeast(this.#options.version, [1, 16, 0])) {
         this.#send({
           id: crypto.randomUUID(),
@@ -134,7 +133,7 @@ export class EventSocketSession {
       this.#conversationId,
       store.message(body, record.role === 'user' ? 'user' : 'agent', record.role),
     );
-    // notes §2.1: a message over the socket always runs the agent.
+    // A message over the socket always runs the agent.
     this.#options.runner.run(this.#conversationId);
   }
 
@@ -212,7 +211,7 @@ export class EventSocketSession {
     }
   }
 
-  /** notes §2.2: `resend_mode=all|since` from 1.15.0; `resend_all=true` on every version. */
+  /** `resend_mode=all|since` from 1.15.0; `resend_all=true` on every version. */
   #resendSince(): 'all' | string | undefined {
     const params = this.#url.searchParams;
     const mode = atLeast(this.#options.version, [1, 15, 0]) ? params.get('resend_mode') : null;
@@ -221,7 +220,7 @@ export class EventSocketSession {
     return params.get('resend_all') === 'true' ? 'all' : undefined;
   }
 
-  /** One page of the resend, then the next on a later turn, so live events interleave (notes §2.1). */
+  /** One page of the resend, then the next on a later turn, so live events interleave. */
   #resendPage(conversationId: string, since: string | undefined, pageId: string | null): void {
     if (this.#closed) return;
     const conversation = this.#options.store.getConversation(conversationId);
@@ -236,7 +235,7 @@ export class EventSocketSession {
 
   #send(event: StoredEvent): void {
     if (this.#closed) return;
-    // notes §2.2 (1.31.2): frames are dumped with exclude_none.
+    // Frames are dumped with exclude_none.
     const value = atLeast(this.#options.version, [1, 31, 2]) ? withoutNulls(event) : event;
     try {
       this.#peer.send(JSON.stringify(value));
@@ -256,7 +255,7 @@ export class EventSocketSession {
   }
 }
 
-/** notes §2.2: the query key (every version), else the header (from 1.12.0). */
+/** The query key (every version), else the header (from 1.12.0). */
 function legacyKey(url: URL, headerKey: string | undefined, version: string | undefined): string | undefined {
   const query = url.searchParams.get('session_api_key');
   if (query !== null) return query;

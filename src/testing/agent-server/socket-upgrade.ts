@@ -34,7 +34,7 @@ export function upgradeEventSocket(
   const header = request.headers['x-session-api-key'];
   const headerKey = Array.isArray(header) ? header[0] : header;
   if (decideHandshake(url, headerKey, simulation) === 'refuse') {
-    // notes §2.1: closing before accept is an HTTP 403 to the client.
+    // Closing before accept is an HTTP 403 to the client.
     duplex.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     return;
   }

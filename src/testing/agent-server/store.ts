@@ -1,7 +1,7 @@
 /** A wire-shaped event as the agent server stores it (the SDK parses it; the store does not). */
 export type StoredEvent = Record<string, unknown> & { id: string; timestamp: string; kind: string };
 
-/** notes §3.8: the statuses of `execution_status`. */
+/** The statuses of `execution_status`. */
 export type SimulatedExecutionStatus =
   | 'idle'
   | 'running'
@@ -13,7 +13,7 @@ export type SimulatedExecutionStatus =
   | 'deleting';
 
 /**
- * ConversationInfo fields other than the event log (notes §1.3: ConversationState + title, metrics,
+ * ConversationInfo fields other than the event log (ConversationState + title, metrics,
  * created_at, updated_at). Kept as plain JSON, as the server serializes it.
  */
 export interface StoredConversationInfo {
@@ -139,7 +139,7 @@ export class AgentServerStore {
     return this.appendEvent(conversationId, event);
   }
 
-  /** Tells the subscribers without persisting (notes §3.8: `full_state` snapshots are not in the log). */
+  /** Tells the subscribers without persisting (`full_state` snapshots are not in the log). */
   publishEphemeral(conversationId: string, event: StoredEvent): void {
     this.#notify(canonicalUuid(conversationId), event, false);
   }
@@ -168,7 +168,7 @@ export class AgentServerStore {
 
   /**
    * The next event timestamp: naive local-looking ISO text with microseconds, strictly increasing
-   * (notes §1.2.4: `datetime.now().isoformat()`; microseconds are omitted when zero, as Python does).
+   * (`datetime.now().isoformat()`; microseconds are omitted when zero, as Python does).
    */
   timestamp(): string {
     const micros = Math.max(Date.now() * 1000, this.#lastMicros + 1);
@@ -191,7 +191,7 @@ export class AgentServerStore {
     };
   }
 
-  /** The `full_state` snapshot a subscriber gets first (notes §2.1): fresh id, never persisted. */
+  /** The `full_state` snapshot a subscriber gets first: fresh id, never persisted. */
   fullState(conversationId: string): StoredEvent {
     return this.stateUpdate('full_state', this.state(conversationId));
   }
@@ -217,7 +217,7 @@ export class AgentServerStore {
     return { id: conversation.id, ...INFO_DEFAULTS, ...structuredClone(conversation.info) };
   }
 
-  /** A MessageEvent as the server stores a sent message (notes §1.2 POST /events). */
+  /** A MessageEvent as the server stores a sent message (`POST /events`). */
   message(
     text: string,
     source: 'user' | 'agent' = 'user',
@@ -234,7 +234,7 @@ export class AgentServerStore {
     };
   }
 
-  // Per-key updates change the state, as on the server (notes §3.8).
+  // Per-key updates change the state, as on the server.
   #applyStateUpdate(conversation: StoredConversation, event: StoredEvent): void {
     if (
       event.kind !== 'ConversationStateUpdateEvent' ||
@@ -258,7 +258,7 @@ export class AgentServerStore {
   }
 }
 
-/** notes §1.2.7: the server parses dashed and 32-hex forms alike. */
+/** The server parses dashed and 32-hex forms alike. */
 export function canonicalUuid(id: string): string {
   const hex = id.replaceAll('-', '').toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(hex)) return id;

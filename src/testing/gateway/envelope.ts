@@ -1,6 +1,6 @@
 import { HttpResponse } from 'msw/http';
 
-/** notes §2.2: `{error: {message, type, param, code}}` with `code` the status as a string. */
+/** `{error: {message, type, param, code}}` with `code` the status as a string. */
 export function gatewayError(
   status: number,
   message: string,

@@ -12,12 +12,12 @@ export interface ExternalGatewayHandlersOptions {
   /** `{external_gateway_url}`, e.g. `https://gw.example.com`. */
   baseUrl: string;
   /**
-   * spec 2.6: a `same-kind` gateway serves `/v1/chat/completions` (and `/chat/completions`) and names models
+   * A `same-kind` gateway serves `/v1/chat/completions` (and `/chat/completions`) and names models
    * by its own `model_name`; an `openai-compatible` one serves `/v1/chat/completions` and names models
    * `<provider>/<model>`.
    */
   kind: 'same-kind' | 'openai-compatible';
-  /** Keys (or virtual keys) it accepts as bearer tokens (spec 5.7). */
+  /** Keys (or virtual keys) it accepts as bearer tokens. */
   keys: string[];
   /** Model names it serves, as it expects them in the body `model` field. */
   models: string[];
@@ -26,7 +26,7 @@ export interface ExternalGatewayHandlersOptions {
 }
 
 /**
- * msw handlers for an external gateway behind the built-in one (spec 7): 401 for a bad key, 400 "model not
+ * msw handlers for an external gateway behind the built-in one: 401 for a bad key, 400 "model not
  * found" for a name it does not serve, 404 for any other path (a wrong `/v1` rule lands here).
  */
 export function externalGatewayHandlers(options: ExternalGatewayHandlersOptions) {

@@ -65,7 +65,7 @@ export async function forwardCompletion(
   const text = await upstream.text();
   if (!upstream.ok) {
     const provider = entry.gateway_params.model.startsWith('gateway_proxy/') ? 'Gateway_proxy' : 'Compat';
-    // notes §2.2: upstream errors carry "<Class>: <Provider>Exception - <upstream message>".
+    // Upstream errors carry "<Class>: <Provider>Exception - <upstream message>".
     return gatewayError(
       upstream.status,
       `${errorClass(upstream.status)}: ${provider}Exception - ${upstreamMessage(text)}`,

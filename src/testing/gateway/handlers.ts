@@ -6,18 +6,18 @@ import { GatewayStore } from './store.js';
 export interface GatewayHandlersOptions {
   /** `{builtin_gateway_url}`, e.g. `http://localhost:4000`. Default: any origin. */
   baseUrl?: string;
-  /** The master key every call must carry as `Authorization: Bearer` (spec 5.6). */
+  /** The master key every call must carry as `Authorization: Bearer`. */
   masterKey: string;
   store?: GatewayStore;
   /** How the gateway reaches external gateways (default: the global fetch, so msw answers in tests). */
   fetch?: typeof fetch;
 }
 
-// notes §2.1: `created` is a constant of the gateway, `owned_by` historically always this value.
+// `created` is a constant of the gateway, `owned_by` historically always this value.
 const CREATED = 1677610602;
 
 /**
- * Stateful msw handlers for the built-in gateway (spec 4.3), answering as the real gateway does
+ * Stateful msw handlers for the built-in gateway, answering as the real gateway does
  * (docs/compatibility.md, "Model gateway"): a model added is listed at once and lost on `store.restart()`;
  * chat completions are forwarded to the external gateway and logged as spend rows; errors use the gateway's
  * envelope; `store.database = false` answers as a gateway without a database.
@@ -112,7 +112,7 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
         },
       });
       const now = new Date().toISOString();
-      // notes §2.1: the stored row, its parameters encrypted.
+      // The stored row, its parameters encrypted.
       return HttpResponse.json({
         model_id: stored.id,
         model_name: stored.model_name,

@@ -6,7 +6,7 @@ export interface StoredGatewayModel {
   db_model: boolean;
 }
 
-/** A spend-log row as the mock gateway records it (notes §2.5 columns). */
+/** A spend-log row as the mock gateway records it (the gateway's spend-table columns). */
 export type StoredSpendRow = Record<string, unknown> & {
   request_id: string;
   startTime: string;
@@ -64,7 +64,7 @@ export class GatewayStore {
     this.restart();
   }
 
-  /** A pod restart: API-added models are lost, the configuration is loaded again (spec 4.3, 8). */
+  /** A pod restart: API-added models are lost, the configuration is loaded again. */
   restart(): void {
     this.models = (this.#config?.model_list ?? []).map((entry) => ({
       id: crypto.randomUUID(),

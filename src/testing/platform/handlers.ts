@@ -13,7 +13,7 @@ export interface PlatformHandlersOptions {
 const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * Stateful msw handlers for the platform (spec 4.4; notes §3): a profile saved reads back with its
+ * Stateful msw handlers for the platform: a profile saved reads back with its
  * `extra_headers`; tags PATCHed to a conversation URL replace the whole map and show in the search.
  */
 export function platformHandlers(options: PlatformHandlersOptions = {}) {
@@ -107,7 +107,7 @@ export function platformHandlers(options: PlatformHandlersOptions = {}) {
         next_page_id: offset + limit < items.length ? String(offset + limit) : null,
       });
     }),
-    // The conversation URL is served by the sandbox with the conversation's own key (notes §3.3).
+    // The conversation URL is served by the sandbox with the conversation's own key.
     http.patch(`${sandbox}/api/conversations/:id`, async ({ request, params }) => {
       const conversation = store.conversations.get(String(params.id));
       if (conversation && request.headers.get('x-session-api-key') !== conversation.session_api_key) {
@@ -136,7 +136,7 @@ export function platformHandlers(options: PlatformHandlersOptions = {}) {
   ];
 }
 
-/** The server's own checks and messages (notes §3.3), independent of the SDK's. */
+/** The server's own checks and messages, independent of the SDK's. */
 function tagProblem(tags: unknown): string | undefined {
   if (typeof tags !== 'object' || Array.isArray(tags) || tags === null)
     return 'Input should be a valid dictionary';

@@ -4,7 +4,7 @@ export interface StoredProfile {
   api_key_set: boolean;
 }
 
-/** A platform conversation with the fields the platform returns (notes §3.4). */
+/** A platform conversation with the fields the platform returns. */
 export interface StoredAppConversation {
   id: string;
   title: string | null;
@@ -20,7 +20,7 @@ export interface StoredAppConversation {
 export interface PlatformStoreInit {
   /** Base URL of the sandbox serving conversation URLs. Default `http://sandbox.test`. */
   sandboxUrl?: string;
-  /** notes §3.2: profiles per user (409 beyond). Default 50. */
+  /** Profiles per user (409 beyond). Default 50. */
   maxProfiles?: number;
 }
 

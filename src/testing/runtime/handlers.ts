@@ -12,7 +12,7 @@ export interface RuntimeApiHandlersOptions extends RuntimeApiStateOptions {
 const CONFIGS = '/warm-runtime-configs/';
 
 /**
- * msw handlers that answer like the real runtime API (spec 4.2, 5.3, 7; notes §1.2), FastAPI error bodies
+ * msw handlers that answer like the real runtime API, FastAPI error bodies
  * included: `GET /api/admin/challenge`, `POST /api/admin/login`, `GET /api/admin/api-keys`,
  * `GET /api/warm-runtime-configs` (`X-API-Key` only), `PUT` and `DELETE /api/admin/warm-runtime-configs/{name}`
  * (admin JWT only). 401 for a bad, expired or missing credential; 403 `Admin functionality is disabled`

@@ -17,7 +17,7 @@ export type InstallerConfig = WarmRuntimeConfigBody & { name: string };
 
 export type ConfigSource = 'file' | 'db' | 'absent';
 
-/** A pool as the reconciler keeps it (spec 3 "Also" column). */
+/** A pool as the reconciler keeps it. */
 export interface WarmPool {
   name: string;
   image: string;
@@ -40,15 +40,15 @@ export interface RuntimeApiStateOptions {
   /** Installer entries (`source` `file`). Default: `v1_current` as in the fixture `runtime-api-shapes.json`. */
   installerConfigs?: InstallerConfig[];
   /**
-   * Overlay mode (spec 9): installer entries are listed and merged with API entries. Off (chart installs
+   * Overlay mode: installer entries are listed and merged with API entries. Off (chart installs
    * without `WARM_RUNTIME_CONFIG_OVERLAY=1`): only API entries are listed. Default true.
    */
   overlay?: boolean;
   /** PBKDF2 iterations announced by the challenge. Default 10 000 (the public doubles' value). */
   iterations?: number;
-  /** Default 5 minutes (spec 8). */
+  /** Default 5 minutes. */
   challengeTtlMs?: number;
-  /** Default 24 hours (spec 8). */
+  /** Default 24 hours. */
   tokenTtlMs?: number;
   /**
    * Status of a login with an unknown, expired or already used challenge: the public double answers 400
@@ -90,9 +90,9 @@ export type LoginOutcome =
   | { ok: false; status: 400 | 401 | 403; detail: string };
 
 /**
- * The state of a fake runtime API that behaves like the real one (notes §1): single-use challenges that
- * expire, the PBKDF2 check against the admin password, JWTs that expire, the `file`/`db` merge of spec 2.4,
- * the source transitions of spec 3, and a reconciler that starts, replaces and removes pools.
+ * The state of a fake runtime API that behaves like the real one: single-use challenges that
+ * expire, the PBKDF2 check against the admin password, JWTs that expire, the `file`/`db` merge of the effective set,
+ * the source transitions (docs/warm-pools.md), and a reconciler that starts, replaces and removes pools.
  */
 export class RuntimeApiState {
   adminPassword: string | null;
@@ -203,7 +203,7 @@ export class RuntimeApiState {
   }
 
   /**
-   * Spec 5.5: rotating the admin password restarts the runtime API: outstanding challenges and tokens become
+   * Rotating the admin password restarts the runtime API: outstanding challenges and tokens become
    * invalid. `null` disables admin functionality.
    */
   rotateAdminPassword(password: string | null): void {
@@ -220,7 +220,7 @@ export class RuntimeApiState {
   // ------------------------------------------------------------------------------------------------------
   // Configurations.
 
-  /** The effective set (spec 2.4): installer entries merged with same-named API entries, the API entry winning. */
+  /** The effective set: installer entries merged with same-named API entries, the API entry winning. */
   effectiveConfigs(): WarmRuntimeConfig[] {
     const out: WarmRuntimeConfig[] = [];
     if (this.overlay) {
@@ -245,14 +245,14 @@ export class RuntimeApiState {
     return this.effectiveConfigs().find((config) => config.name === name)?.source ?? 'absent';
   }
 
-  /** `PUT`: creates or overwrites the API entry (spec 3 rows 1-3). */
+  /** `PUT`: creates or overwrites the API entry. */
   put(name: string, body: WarmRuntimeConfigBody): WarmRuntimeConfig {
     const { name: _n, source: _s, ...rest } = structuredClone(body) as Record<string, unknown>;
     this.db.set(name, rest as WarmRuntimeConfigBody);
     return { name, source: 'db', ...structuredClone(rest) } as WarmRuntimeConfig;
   }
 
-  /** `DELETE`: removes the API entry; false when there is none (spec 3 rows 4-6). */
+  /** `DELETE`: removes the API entry; false when there is none. */
   delete(name: string): boolean {
     return this.db.delete(name);
   }

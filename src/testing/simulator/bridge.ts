@@ -6,7 +6,7 @@ import type { PlatformStore, StoredAppConversation } from '../platform/store.js'
 export interface BridgeOptions {
   agentStore: AgentServerStore;
   platformStore: PlatformStore;
-  /** The agent server's key, which is also every conversation URL's key (notes §3.3). */
+  /** The agent server's key, which is also every conversation URL's key. */
   sessionApiKey: string;
   /** Base of the agent-server routes (`*` on a loopback port of its own). */
   agentBase: string;
@@ -19,7 +19,7 @@ export interface BridgeOptions {
 }
 
 /**
- * Joins the agent server and the platform application into one platform (notes §3.3-§3.4): every agent-server
+ * Joins the agent server and the platform application into one platform: every agent-server
  * conversation is listed by the app, its `conversation_url` is the agent server's
  * `/api/conversations/{id}` with the agent server's key, and a `PATCH` with `tags` there updates the app's
  * record (tags replace the whole map) and shows in `GET /api/conversations/{id}`. Place each set before the
@@ -111,7 +111,7 @@ export function platformBridgeHandlers(options: BridgeOptions): {
       if (!tags) return undefined;
       const response = await getResponse(options.agentHandlers(), request);
       if (response?.status !== 200) return response;
-      // Newer agent servers return `tags` with ConversationInfo (notes §3.3).
+      // Newer agent servers return `tags` with ConversationInfo.
       const info = (await response.json()) as Record<string, unknown>;
       return HttpResponse.json({ ...info, tags: { ...tags } });
     }),

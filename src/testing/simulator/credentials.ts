@@ -2,11 +2,11 @@
 export interface SimulatorCredentials {
   /** The agent server's `X-Session-API-Key` (also the key of every conversation URL). */
   sessionApiKey: string;
-  /** The runtime API's admin password (PBKDF2 login, spec 5.3). */
+  /** The runtime API's admin password (PBKDF2 login). */
   adminPassword: string;
   /** The runtime API's API key named `default` (`X-API-Key`). */
   apiKey: string;
-  /** The built-in gateway's master key (spec 5.6). */
+  /** The built-in gateway's master key. */
   masterKey: string;
   /** The key the external gateway accepts; the built-in gateway reads it from its environment. */
   externalGatewayKey: string;

@@ -17,7 +17,7 @@ export const SIMULATED_SERVICES: readonly SimulatedService[] = [
 /** Name of the variable in the built-in gateway's environment that holds the external gateway's key. */
 export const EXTERNAL_GATEWAY_KEY_ENV = 'EXTERNAL_GATEWAY_KEY';
 
-/** Models the external gateway serves, as it names them (same-kind gateway, spec 2.6). */
+/** Models the external gateway serves, as it names them (same-kind gateway). */
 export const EXTERNAL_GATEWAY_MODELS: readonly string[] = [
   'claude-sonnet-4-5-20250929',
   'claude-haiku-4-5-20251001',
@@ -111,7 +111,7 @@ export function simulatorInfo(
     },
     app: { url: urls.app, sessionApiKey: credentials.appSessionApiKey },
     tracing: {
-      // spec 6.3: a redirect to the operator's own collector, with a credential header.
+      // A redirect to the operator's own collector, with a credential header.
       env: {
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://otel-collector:4318/v1/traces',
         OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',

@@ -9,7 +9,16 @@
 //   node bench/types.ts [--build] [--rounds 3]
 // The last line, `types: <ratio>× ky alone`, is what `npm run bench` collects (the slower of the two clients).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, copyFileSync, cpSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -113,10 +122,9 @@ const installed = join(work, 'node_modules', 'agent-platform-sdk');
 mkdirSync(installed, { recursive: true });
 copyFileSync(join(root, 'package.json'), join(installed, 'package.json'));
 cpSync(join(root, 'dist'), join(installed, 'dist'), { recursive: true });
-// biome-ignore lint/suspicious/noTemplateCurlyInString: the code of the child process, not a template
 writeFileSync(
   probe,
-  "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`maxRSS=${u.maxRSS} cpu=${u.userCPUTime + u.systemCPUTime}\\n`); });\n",
+  "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('maxRSS=' + u.maxRSS + ' cpu=' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });\n",
 );
 const dirs: Record<string, string> = {};
 for (const [name, code] of Object.entries(APPS)) {
@@ -155,8 +163,8 @@ for (const [name, r] of Object.entries(result)) {
 }
 
 // Declaration size: every .d.ts/.d.cts file the package ships.
-const declarations = readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) =>
-  /\.d\.c?ts$/.test(file),
+const declarations = readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter(
+  (file) => /\.d\.c?ts$/.test(file),
 );
 const bytes = (filter: (file: string) => boolean) =>
   declarations.filter(filter).reduce((sum, file) => sum + statSync(join(installed, 'dist', file)).size, 0);

@@ -14,6 +14,8 @@ function main() {
   run('npx', ['attw', '--pack', '.', '--profile', 'node16']);
   console.log('• publint');
   run('npx', ['publint', '--strict']);
+  console.log('• npm pack --dry-run: size budgets');
+  checkPackSize();
 
   const work = mkdtempSync(join(tmpdir(), 'agent-platform-sdk-smoke-'));
   try {
@@ -52,6 +54,41 @@ function main() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+// Budgets of `npm pack` (docs/performance.md, "Package size"). The JavaScript source maps are most of it; the
+// root entry's declarations must stay small (they are what every app type-checks).
+const PACK_BUDGETS = { packed: 3_000_000, unpacked: 22_000_000, rootDeclarations: 300_000 };
+
+/** Checks the packed and unpacked size and the file list that `npm pack --dry-run --json` reports. */
+function checkPackSize() {
+  const [report] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {
+      cwd: root,
+      encoding: 'utf8',
+    }),
+  );
+  const rootDeclarations = report.files.find((file) => file.path === 'dist/index.d.ts')?.size ?? 0;
+  // Only the build and the package's own files: a stray file (a test, a cache, an old chunk) fails here.
+  const stray = report.files
+    .map((file) => file.path)
+    .filter((path) => !/^(dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path));
+  const checks = [
+    ['packed', report.size, PACK_BUDGETS.packed],
+    ['unpacked', report.unpackedSize, PACK_BUDGETS.unpacked],
+    ['dist/index.d.ts', rootDeclarations, PACK_BUDGETS.rootDeclarations],
+  ];
+  let failed = stray.length > 0 || rootDeclarations === 0;
+  for (const [what, size, budget] of checks) {
+    const ok = size > 0 && size <= budget;
+    failed ||= !ok;
+    console.log(
+      `  ${ok ? '✔' : '✘'} ${what}: ${(size / 1e6).toFixed(2)} MB (budget ${(budget / 1e6).toFixed(2)} MB)`,
+    );
+  }
+  console.log(`  ${report.entryCount} files`);
+  if (stray.length) console.error(`  ✘ files outside dist/: ${stray.join(', ')}`);
+  if (failed) throw new Error('npm pack: size budget exceeded or unexpected files');
 }
 
 /** A Node binary of the given major version from the npm registry, cached like scripts/node-env.sh. */

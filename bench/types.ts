@@ -74,6 +74,15 @@ export async function lastEventKind(): Promise<string | undefined> {
 }
 console.log(await lastEventKind());
 `,
+  // Information (no target): the zod schemas an app asks for by importing `./models`.
+  './models schemas': `import { EventSchema, parseEvent } from 'agent-platform-sdk/models';
+export function kindOf(text: string): string {
+  const checked = EventSchema.safeParse(JSON.parse(text));
+  if (checked.success) return checked.data.kind;
+  return String(parseEvent(text).kind);
+}
+console.log(kindOf('{"id":"e1","timestamp":"2026-02-05T11:24:45","source":"user","kind":"PauseEvent"}'));
+`,
 };
 
 const TSCONFIG = {

@@ -3,6 +3,7 @@
  * the fields that can hold an unknown kind after lenient parsing (`action`, `observation`, `tools[]`) are
  * widened to say so.
  */
+import type * as z from 'zod/mini';
 import { buildEventSchemas, type KnownEventKind } from './events.js';
 import type { UnknownEvent } from './unknown.js';
 
@@ -14,28 +15,33 @@ export const lenientSchemas: EventSchemas = buildEventSchemas('lenient');
 const s = strictSchemas;
 
 // ---- Schemas (strict: exactly the published shapes; see `lenientSchemas` for the lenient ones) ----
-export const EventSchema = s.Event;
-export const LenientEventSchema = lenientSchemas.Event;
-export const ActionSchema = s.Action;
-export const ObservationSchema = s.Observation;
-export const ToolDefinitionSchema = s.ToolDefinition;
-export const TextContentSchema = s.content.TextContent;
-export const ImageContentSchema = s.content.ImageContent;
-export const ContentSchema = s.content.Content;
-export const ThinkingBlockSchema = s.content.ThinkingBlock;
-export const RedactedThinkingBlockSchema = s.content.RedactedThinkingBlock;
-export const ReasoningItemModelSchema = s.content.ReasoningItemModel;
-export const MessageToolCallSchema = s.content.MessageToolCall;
-export const CriticResultSchema = s.content.CriticResult;
-export const ErrorClassificationSchema = s.ErrorClassification;
-export const MessageSchema = s.content.Message;
-export const ValidationErrorSchema = s.content.ValidationError;
-export const HTTPValidationErrorSchema = s.content.HTTPValidationError;
+// Typed by what they parse (`z.ZodMiniType<Output>`), not by their zod structure, so that the declarations of
+// `agent-platform-sdk/models` stay small (docs/performance.md, "Type-checking"). The objects are the schemas
+// themselves: `.safeParse`, `z.array(EventSchema)` and the like work as before.
+type Schema<T> = z.ZodMiniType<T, unknown>;
+type SchemaMap<M> = { readonly [K in keyof M]: Schema<M[K]> };
+export const EventSchema: Schema<KnownEvent> = s.Event;
+export const LenientEventSchema: Schema<Event> = lenientSchemas.Event;
+export const ActionSchema: Schema<Action> = s.Action;
+export const ObservationSchema: Schema<Observation> = s.Observation;
+export const ToolDefinitionSchema: Schema<ToolDefinition> = s.ToolDefinition;
+export const TextContentSchema: Schema<TextContent> = s.content.TextContent;
+export const ImageContentSchema: Schema<ImageContent> = s.content.ImageContent;
+export const ContentSchema: Schema<Content> = s.content.Content;
+export const ThinkingBlockSchema: Schema<ThinkingBlock> = s.content.ThinkingBlock;
+export const RedactedThinkingBlockSchema: Schema<RedactedThinkingBlock> = s.content.RedactedThinkingBlock;
+export const ReasoningItemModelSchema: Schema<ReasoningItemModel> = s.content.ReasoningItemModel;
+export const MessageToolCallSchema: Schema<MessageToolCall> = s.content.MessageToolCall;
+export const CriticResultSchema: Schema<CriticResult> = s.content.CriticResult;
+export const ErrorClassificationSchema: Schema<ErrorClassification> = s.ErrorClassification;
+export const MessageSchema: Schema<Message> = s.content.Message;
+export const ValidationErrorSchema: Schema<ValidationError> = s.content.ValidationError;
+export const HTTPValidationErrorSchema: Schema<HTTPValidationError> = s.content.HTTPValidationError;
 /** Per-kind schemas: `EventVariantSchemas.ActionEvent`, `ActionVariantSchemas.TerminalAction`, … */
-export const EventVariantSchemas = s.variants;
-export const ActionVariantSchemas = s.actions.variants;
-export const ObservationVariantSchemas = s.observations.variants;
-export const ToolDefinitionVariantSchemas = s.tools.variants;
+export const EventVariantSchemas: SchemaMap<KnownEventMap> = s.variants;
+export const ActionVariantSchemas: SchemaMap<KnownActionMap> = s.actions.variants;
+export const ObservationVariantSchemas: SchemaMap<KnownObservationMap> = s.observations.variants;
+export const ToolDefinitionVariantSchemas: SchemaMap<KnownToolDefinitionMap> = s.tools.variants;
 
 // ---- Types ----
 // Written out in types.generated.ts (printed from `z.output` of the strict schemas by

@@ -37,5 +37,8 @@ export function transformHelper(
 /** A function built on its first call (a validator of the generated module, with its constants). */
 export function lazy(make: () => (input: unknown) => unknown): (input: unknown) => unknown {
   let fn: ((input: unknown) => unknown) | undefined;
-  return (input) => (fn ??= make())(input);
+  return (input) => {
+    fn ??= make();
+    return fn(input);
+  };
 }

@@ -14,7 +14,8 @@ const BUDGETS = [
   {
     name: './tracing subpath',
     code: "export * from 'agent-platform-sdk/tracing';",
-    maxGzip: 8_000,
+    // 8 kB until the misuse checks of resolveTraceExport (env, options, dotenv named in a typed error): 8.1 kB.
+    maxGzip: 8_500,
     forbid: ['zod', 'ky'],
   },
   {

@@ -1,7 +1,7 @@
 import type { RequestOptions } from '../../core/options.js';
+import { type Page, PagedIterable } from '../../core/paginate.js';
 import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import { invalid } from '../invalid.js';
-import { type Page, PagedIterable } from '../../core/paginate.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
 import { op } from './operation.js';

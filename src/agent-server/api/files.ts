@@ -1,8 +1,8 @@
 import type { RequestOptions } from '../../core/options.js';
+import type { Page } from '../../core/paginate.js';
 import type { QueryValue } from '../../core/transport.js';
 import { optionsObject, requireUuid } from '../../core/validate.js';
 import { invalid } from '../invalid.js';
-import type { Page } from '../../core/paginate.js';
 import type { ApiContext } from './api-context.js';
 import { arrayOf, shape } from './decode.js';
 import { baseName, type UploadData, uploadForm } from './file-body.js';

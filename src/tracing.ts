@@ -1,7 +1,7 @@
 /**
  * `agent-platform-sdk/tracing`: trace export configuration, redirect recipes, Collector config,
  * OTLP JSON decoding and the conversation tree, and client-side spans from an event stream.
- * Free of zod and ky; `@opentelemetry/api` is only a type here (you pass the module in).
+ * Free of zod and ky; `@opentelemetry/api` is not needed to load or type-check it (you pass the module in).
  *
  * Functions whose output holds secrets in clear: `traceRedirectEnv`, `targetSettings`, `formatOtlpHeaders`,
  * `kubectlSetEnvArgs`, `helmValues`, `dotenv`, `collectorConfig` (the header values given to it). A resolved
@@ -55,6 +55,8 @@ export {
   type EventSpans,
   type EventSpansOptions,
   type OtelApi,
+  type OtelSpan,
+  type OtelTracer,
   type PlainEvent,
 } from './tracing/stream-spans.js';
 export {

@@ -4,13 +4,33 @@
  * module loads without it. Content (messages, tool arguments and output) is recorded unless
  * `captureContent: false`.
  */
-import type { Attributes, Context, Span, TraceAPI, Tracer } from '@opentelemetry/api';
 import { type ConversationIdGenerator, conversationTraceId } from './id-generator.js';
 
-/** The parts of `@opentelemetry/api` used here. */
+// The parts of `@opentelemetry/api` used here, written out, so that `agent-platform-sdk/tracing` type-checks
+// without the package installed (it is an optional peer); its module object and tracers fit these shapes.
+type Attributes = Record<string, string | number | boolean | string[] | number[] | boolean[] | undefined>;
+/** A span of `@opentelemetry/api` (the methods used here). */
+export interface OtelSpan {
+  setAttribute(key: string, value: string | number | boolean): unknown;
+  setAttributes(attributes: Attributes): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  end(endTime?: number): void;
+}
+/** A tracer of `@opentelemetry/api` (`api.trace.getTracer(…)`). */
+export interface OtelTracer {
+  startSpan(
+    name: string,
+    options?: { startTime?: number; kind?: number; root?: boolean; attributes?: Attributes },
+    context?: unknown,
+  ): OtelSpan;
+}
+/** The parts of `@opentelemetry/api` used here: pass the module (`import * as api from '@opentelemetry/api'`). */
 export interface OtelApi {
-  trace: Pick<TraceAPI, 'setSpan' | 'getTracer'>;
-  ROOT_CONTEXT: Context;
+  trace: {
+    setSpan(context: unknown, span: OtelSpan): unknown;
+    getTracer(name: string): OtelTracer;
+  };
+  ROOT_CONTEXT: unknown;
 }
 
 /** Any agent-server event as parsed JSON; only `kind` and the fields read below matter. */
@@ -54,7 +74,7 @@ interface Metrics {
 export interface EventSpansOptions {
   api: OtelApi;
   /** Default `api.trace.getTracer('agent-platform-sdk')`. */
-  tracer?: Tracer;
+  tracer?: OtelTracer;
   conversationId: string;
   userId?: string;
   /** Model name until a `stats` update names it. */
@@ -86,7 +106,7 @@ export function createEventSpans(options: EventSpansOptions): EventSpans {
   if (options.userId) common['user.id'] = options.userId;
   const open = (
     name: string,
-    parent: Span | undefined,
+    parent: OtelSpan | undefined,
     startTime: number,
     kind: string,
     extra?: Attributes,
@@ -101,7 +121,7 @@ export function createEventSpans(options: EventSpansOptions): EventSpans {
       },
       parent ? api.trace.setSpan(api.ROOT_CONTEXT, parent) : api.ROOT_CONTEXT,
     );
-  const content = (span: Span, key: string, value: unknown) => {
+  const content = (span: OtelSpan, key: string, value: unknown) => {
     if (options.captureContent !== false)
       span.setAttribute(key, typeof value === 'string' ? value : JSON.stringify(value));
   };
@@ -111,17 +131,17 @@ export function createEventSpans(options: EventSpansOptions): EventSpans {
   const traceId = conversationTraceId(conversationId);
   if (traceId) options.idGenerator?.useTraceIdOnce(traceId);
   const root = open('conversation', undefined, last, 'CHAIN');
-  let run: Span | undefined;
+  let run: OtelSpan | undefined;
   let ended = false;
   // The open step: its span, its LLM span, when the LLM answered, its response id, output and token counts.
-  let step: Span | undefined;
-  let llm: Span | undefined;
+  let step: OtelSpan | undefined;
+  let llm: OtelSpan | undefined;
   let llmEnd = 0;
   let responseId: string | undefined;
   let output: unknown[] = [];
   let tokens = [0, 0];
   let seen = [0, 0];
-  const tools = new Map<string | undefined, Span>();
+  const tools = new Map<string | undefined, OtelSpan>();
   /** The LLM's view (condensations are not applied): [response id, message]. */
   const messages: [string | undefined, Record<string, unknown>][] = [];
 
@@ -141,7 +161,7 @@ export function createEventSpans(options: EventSpansOptions): EventSpans {
     run?.end(t);
     run = undefined;
   };
-  const ensureStep = (id: string, t: number): Span => {
+  const ensureStep = (id: string, t: number): OtelSpan => {
     if (responseId !== id || !step) {
       closeStep(last);
       step = open('agent.step', openRun(last), last, 'AGENT');

@@ -69,7 +69,13 @@ describe('public surface', () => {
     );
     expect(leaked).toEqual([]);
     // What an app needs is there: clients, errors with guards, event types, guards and parsers.
-    for (const name of ['EventsClient', 'AgentServerClient', 'NotFoundError', 'isNotFoundError', 'parseEvent']) {
+    for (const name of [
+      'EventsClient',
+      'AgentServerClient',
+      'NotFoundError',
+      'isNotFoundError',
+      'parseEvent',
+    ]) {
       expect(rootNames).toContain(name);
     }
     expect(exports['agent-platform-sdk']).toContain('type Event');

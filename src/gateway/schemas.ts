@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 // The answers' types, written out from the schemas below by scripts/write-public-types.ts (keeps zod out of
 // the package declarations).
 import type { AddedGatewayModel, GatewayModel, GatewayModelInfo, SpendLogRow } from './types.generated.js';
@@ -11,9 +11,9 @@ export type { AddedGatewayModel, GatewayModel, GatewayModelInfo, SpendLogRow };
  */
 export const gatewayModelSchema = z.object({
   id: z.string(),
-  object: z.string().optional(),
-  max_input_tokens: z.number().nullish(),
-  max_output_tokens: z.number().nullish(),
+  object: z.optional(z.string()),
+  max_input_tokens: z.nullish(z.number()),
+  max_output_tokens: z.nullish(z.number()),
 });
 
 export const modelListSchema = z.object({ data: z.array(gatewayModelSchema) });
@@ -22,44 +22,41 @@ export const modelListSchema = z.object({ data: z.array(gatewayModelSchema) });
  * The answer of `POST /model/new` (spec: not shown; notes §2.1: the stored row, parameters encrypted).
  * Parameters are dropped; `id` is the row id that `deleteModel` takes.
  */
-export const addedModelSchema = z
-  .object({
-    model_id: z.string().optional(),
-    model_name: z.string().optional(),
-    model_info: z.object({ id: z.string().optional() }).loose().nullish(),
-  })
-  .transform((row) => ({
+export const addedModelSchema = z.pipe(
+  z.object({
+    model_id: z.optional(z.string()),
+    model_name: z.optional(z.string()),
+    model_info: z.nullish(z.looseObject({ id: z.optional(z.string()) })),
+  }),
+  z.transform((row) => ({
     id: row.model_id ?? row.model_info?.id ?? undefined,
     model_name: row.model_name,
-  }));
+  })),
+);
 
 /** One entry of `GET /model/info` (notes §2.1): parameters without secrets, and the model's id. */
 export const modelInfoEntrySchema = z.object({
   model_name: z.string(),
-  gateway_params: z
-    .object({ model: z.string().optional(), api_base: z.string().nullish() })
-    .nullish()
-    .transform((params) => ({ model: params?.model, api_base: params?.api_base ?? undefined })),
-  model_info: z
-    .object({ id: z.string().optional(), db_model: z.boolean().optional() })
-    .loose()
-    .nullish()
-    .transform((info) => info ?? {}),
+  gateway_params: z.pipe(
+    z.nullish(z.object({ model: z.optional(z.string()), api_base: z.nullish(z.string()) })),
+    z.transform((params) => ({ model: params?.model, api_base: params?.api_base ?? undefined })),
+  ),
+  model_info: z.pipe(
+    z.nullish(z.looseObject({ id: z.optional(z.string()), db_model: z.optional(z.boolean()) })),
+    z.transform((info) => info ?? {}),
+  ),
 });
 
 export const modelInfoListSchema = z.object({ data: z.array(modelInfoEntrySchema) });
 
-export const deleteModelSchema = z.object({ message: z.string().optional() }).loose();
+export const deleteModelSchema = z.looseObject({ message: z.optional(z.string()) });
 
 /** The few fields of a chat completion the probe reads (the OpenAI-compatible answer). */
-export const probeAnswerSchema = z.object({ model: z.string().optional() }).loose();
+export const probeAnswerSchema = z.looseObject({ model: z.optional(z.string()) });
 
 const spend = z.union([
   z.number(),
-  z
-    .string()
-    .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)
-    .transform(Number),
+  z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)), z.transform(Number)),
 ]);
 
 /**
@@ -68,27 +65,27 @@ const spend = z.union([
  */
 export const spendLogRowSchema = z.object({
   request_id: z.string(),
-  call_type: z.string().nullish(),
+  call_type: z.nullish(z.string()),
   spend: spend,
-  total_tokens: z.number().nullish(),
-  prompt_tokens: z.number().nullish(),
-  completion_tokens: z.number().nullish(),
+  total_tokens: z.nullish(z.number()),
+  prompt_tokens: z.nullish(z.number()),
+  completion_tokens: z.nullish(z.number()),
   startTime: z.string(),
-  endTime: z.string().nullish(),
-  model: z.string().nullish(),
-  model_id: z.string().nullish(),
-  model_group: z.string().nullish(),
-  user: z.string().nullish(),
-  end_user: z.string().nullish(),
-  team_id: z.string().nullish(),
-  session_id: z.string().nullish(),
-  request_tags: z.unknown().optional(),
-  metadata: z.unknown().optional(),
-  status: z.string().nullish(),
+  endTime: z.nullish(z.string()),
+  model: z.nullish(z.string()),
+  model_id: z.nullish(z.string()),
+  model_group: z.nullish(z.string()),
+  user: z.nullish(z.string()),
+  end_user: z.nullish(z.string()),
+  team_id: z.nullish(z.string()),
+  session_id: z.nullish(z.string()),
+  request_tags: z.optional(z.unknown()),
+  metadata: z.optional(z.unknown()),
+  status: z.nullish(z.string()),
 });
 
 export const spendLogPageSchema = z.object({
   data: z.array(spendLogRowSchema),
-  page: z.number().optional(),
-  total_pages: z.number().nullish(),
+  page: z.optional(z.number()),
+  total_pages: z.nullish(z.number()),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 // The answers' types, written out from the schemas below by scripts/write-public-types.ts (keeps zod out of
 // the package declarations).
 import type { AppConversation, LlmProfileSaved } from './types.generated.js';
@@ -6,39 +6,40 @@ import type { AppConversation, LlmProfileSaved } from './types.generated.js';
 export type { AppConversation, LlmProfileSaved };
 
 /** notes §3.2: 201 `{name, message}` (spec: not shown, so both are optional). */
-export const profileSavedSchema = z
-  .object({ name: z.string().optional(), message: z.string().optional() })
-  .loose()
-  .nullish()
-  .transform((value) => ({ name: value?.name, message: value?.message }));
+export const profileSavedSchema = z.pipe(
+  z.nullish(z.looseObject({ name: z.optional(z.string()), message: z.optional(z.string()) })),
+  z.transform((value) => ({ name: value?.name, message: value?.message })),
+);
 
 const headersSchema = z.record(z.string(), z.string());
+
+/** `schema`, with an absent or `null` value read as `null`. */
+function orNull<T extends z.ZodMiniType>(schema: T) {
+  return z.pipe(
+    z.nullish(schema),
+    z.transform((value) => value ?? null),
+  );
+}
 
 /** notes §3.2: `{name, config: <LLM settings, api_key null>, api_key_set}`. The key never leaves the server. */
 export const profileReadSchema = z.object({
   name: z.string(),
-  config: z
-    .object({
-      model: z
-        .string()
-        .nullish()
-        .transform((v) => v ?? null),
-      base_url: z
-        .string()
-        .nullish()
-        .transform((v) => v ?? null),
-      extra_headers: headersSchema.nullish().transform((v) => v ?? null),
-    })
-    .loose()
-    .transform(({ api_key: _key, ...rest }) => rest),
-  api_key_set: z.boolean().default(false),
+  config: z.pipe(
+    z.looseObject({
+      model: orNull(z.string()),
+      base_url: orNull(z.string()),
+      extra_headers: orNull(headersSchema),
+    }),
+    z.transform(({ api_key: _key, ...rest }) => rest),
+  ),
+  api_key_set: z._default(z.boolean(), false),
 });
 
 /** The agent server's conversation record (notes §3.3); only `tags` is read. */
-export const conversationTagsReadSchema = z
-  .object({ tags: headersSchema.nullish() })
-  .loose()
-  .transform((value) => value.tags ?? {});
+export const conversationTagsReadSchema = z.pipe(
+  z.looseObject({ tags: z.nullish(headersSchema) }),
+  z.transform((value) => value.tags ?? {}),
+);
 
 /** notes §3.3: `{success: true}`; an unknown conversation answers 200 `{success: false}`. */
 export const tagsUpdatedSchema = z.unknown();
@@ -46,20 +47,23 @@ export const tagsUpdatedSchema = z.unknown();
 /** A platform conversation (notes §3.4), with the fields reconciliation and tagging need. */
 export const appConversationSchema = z.object({
   id: z.string(),
-  title: z.string().nullish(),
-  created_by_user_id: z.string().nullish(),
-  llm_model: z.string().nullish(),
-  tags: headersSchema.nullish().transform((v) => v ?? {}),
+  title: z.nullish(z.string()),
+  created_by_user_id: z.nullish(z.string()),
+  llm_model: z.nullish(z.string()),
+  tags: z.pipe(
+    z.nullish(headersSchema),
+    z.transform((v) => v ?? {}),
+  ),
   created_at: z.string(),
   updated_at: z.string(),
-  conversation_url: z.string().nullish(),
+  conversation_url: z.nullish(z.string()),
   /** The conversation's own key for its `conversation_url` (a secret: never log it). */
-  session_api_key: z.string().nullish(),
-  execution_status: z.string().nullish(),
-  sandbox_status: z.string().nullish(),
+  session_api_key: z.nullish(z.string()),
+  execution_status: z.nullish(z.string()),
+  sandbox_status: z.nullish(z.string()),
 });
 
 export const appConversationPageSchema = z.object({
   items: z.array(appConversationSchema),
-  next_page_id: z.string().nullish(),
+  next_page_id: z.nullish(z.string()),
 });

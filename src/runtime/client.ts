@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { type EnvDefaults, resolveClientOptions } from '../core/client-options.js';
@@ -583,7 +583,7 @@ function callOptions(given: RequestOptions): Pick<CallSpec<unknown>, 'signal' | 
  * Checks an answer against `schema` and returns the answer itself (the schemas have no defaults or
  * transforms), so fields keep the service's order: `list` and `template` print them as the service sent them.
  */
-function decoder<S extends z.ZodType>(schema: S): Decoder<z.output<S>> {
+function decoder<S extends z.ZodMiniType>(schema: S): Decoder<z.output<S>> {
   return (input) => {
     const result = schema.safeParse(input);
     return result.success

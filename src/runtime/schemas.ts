@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 // The answers' types, written out from the schemas below by scripts/write-public-types.ts (keeps zod out of
 // the package declarations).
 import type {
@@ -20,13 +20,13 @@ export type { AdminChallenge, ApiKey, WarmRuntimeConfig, WarmRuntimeConfigSource
 function build() {
   /** `GET /api/admin/challenge` → 200. `salt` is ASCII hex text, used as text (spec 5.3). */
   const AdminChallenge = z.looseObject({
-    challenge: z.string().min(1),
+    challenge: z.string().check(z.minLength(1)),
     salt: z.string(),
-    iterations: z.number().int().positive(),
+    iterations: z.int().check(z.positive()),
   });
 
   /** `POST /api/admin/login` → 200 `{token}` (a JWT valid 24 hours). */
-  const AdminLoginResponse = z.looseObject({ token: z.string().min(1) });
+  const AdminLoginResponse = z.looseObject({ token: z.string().check(z.minLength(1)) });
 
   /** One entry of `GET /api/admin/api-keys` (a top-level array); `id` is a string or an integer in the wild. */
   const ApiKey = z.looseObject({
@@ -37,26 +37,26 @@ function build() {
 
   /** `file` = installer-managed, `db` = saved through the API (spec 2.4). */
   const Source = z.enum(['file', 'db']);
-  const optionalInt = z.number().int().nullish();
+  const optionalInt = z.nullish(z.int());
 
   /** The writable fields of spec 2.4 as they come back from the service. */
   const configFields = {
     image: z.string(),
-    working_dir: z.string().optional(),
-    command: z.array(z.string()).optional(),
-    environment: z.record(z.string(), z.string()).optional(),
+    working_dir: z.optional(z.string()),
+    command: z.optional(z.array(z.string())),
+    environment: z.optional(z.record(z.string(), z.string())),
     count: optionalInt,
     run_as_user: optionalInt,
     run_as_group: optionalInt,
     fs_group: optionalInt,
-    fuse_s3_mount: z.boolean().nullish(),
+    fuse_s3_mount: z.nullish(z.boolean()),
   };
 
   /**
    * One configuration of the effective set (`GET /api/warm-runtime-configs`): installer entries merged with
    * same-named API entries, the API entry overriding. `source` is absent only from pre-release servers.
    */
-  const WarmRuntimeConfig = z.looseObject({ name: z.string(), source: Source.optional(), ...configFields });
+  const WarmRuntimeConfig = z.looseObject({ name: z.string(), source: z.optional(Source), ...configFields });
 
   return {
     AdminChallenge,
@@ -68,12 +68,12 @@ function build() {
     WarmRuntimeConfigList: z.looseObject({ configs: z.array(WarmRuntimeConfig) }),
     /** `PUT …/{name}` → 200: the saved configuration (with `name`, usually). */
     SavedWarmRuntimeConfig: z.looseObject({
-      name: z.string().optional(),
-      source: Source.optional(),
+      name: z.optional(z.string()),
+      source: z.optional(Source),
       ...configFields,
     }),
     /** `DELETE …/{name}` → 200 `{message}`; 204 or an empty body are accepted too (notes §1.8). */
-    DeleteResponse: z.looseObject({ message: z.string().optional() }).optional().nullable(),
+    DeleteResponse: z.nullable(z.optional(z.looseObject({ message: z.optional(z.string()) }))),
   };
 }
 

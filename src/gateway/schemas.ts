@@ -6,7 +6,7 @@ import type { AddedGatewayModel, GatewayModel, GatewayModelInfo, SpendLogRow } f
 export type { AddedGatewayModel, GatewayModel, GatewayModelInfo, SpendLogRow };
 
 /**
- * One entry of `GET /v1/models` (notes §2.1). Only `id` (the `model_name`) is relied on: `created` is a
+ * One entry of `GET /v1/models`. Only `id` (the `model_name`) is relied on: `created` is a
  * constant and `owned_by` historically always the same value, so both are dropped.
  */
 export const gatewayModelSchema = z.object({
@@ -19,7 +19,7 @@ export const gatewayModelSchema = z.object({
 export const modelListSchema = z.object({ data: z.array(gatewayModelSchema) });
 
 /**
- * The answer of `POST /model/new` (spec: not shown; notes §2.1: the stored row, parameters encrypted).
+ * The answer of `POST /model/new` (The stored row, parameters encrypted).
  * Parameters are dropped; `id` is the row id that `deleteModel` takes.
  */
 export const addedModelSchema = z.pipe(
@@ -34,7 +34,7 @@ export const addedModelSchema = z.pipe(
   })),
 );
 
-/** One entry of `GET /model/info` (notes §2.1): parameters without secrets, and the model's id. */
+/** One entry of `GET /model/info`: parameters without secrets, and the model's id. */
 export const modelInfoEntrySchema = z.object({
   model_name: z.string(),
   gateway_params: z.pipe(
@@ -60,7 +60,7 @@ const spend = z.union([
 ]);
 
 /**
- * One spend-log row (notes §2.5, columns of the gateway's spend table). Keys, prompts and responses are not
+ * One spend-log row (columns of the gateway's spend table). Keys, prompts and responses are not
  * kept: rows are for attribution.
  */
 export const spendLogRowSchema = z.object({

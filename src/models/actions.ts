@@ -1,5 +1,5 @@
 /**
- * Action (spec 2.3; kinds and fields from the OpenAPI document of the newest server, 1.58.0): a union
+ * Action (kinds and fields from the OpenAPI document of the newest server, 1.58.0): a union
  * discriminated by `kind`, the bare class name. The `…WithRisk` / `…WithSummary` kinds are variants the server
  * derives from a tool's action (adding `security_risk` and `summary`); it lists them in its document.
  */
@@ -79,7 +79,7 @@ export const TaskItemSchema = openObject({
   status: withDefault(z.enum(['todo', 'in_progress', 'done']), 'todo'),
 });
 
-/** A browser tab id: 4 characters (spec 2.3). */
+/** A browser tab id: 4 characters. */
 const tabId = () => z.string().check(z.length(4));
 const nonNegativeInt = () => intAtLeast(0);
 

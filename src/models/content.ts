@@ -1,5 +1,5 @@
 /**
- * Nested types of spec 2.2 (shapes from the OpenAPI document, notes §3.4): message content, thinking blocks,
+ * Nested types of events (shapes from the OpenAPI document): message content, thinking blocks,
  * reasoning items, tool calls, security risk, critic results, messages and the server's validation errors.
  */
 import * as z from 'zod/mini';
@@ -27,7 +27,7 @@ export function buildContentSchemas(mode: ParseMode) {
     text: z.string(),
   });
 
-  /** `{cache_prompt=false, type="image", image_urls}`: http(s) or `data:` URLs (notes §3.4). */
+  /** `{cache_prompt=false, type="image", image_urls}`: http(s) or `data:` URLs. */
   const ImageContent = openObject({
     cache_prompt: withDefault(z.boolean(), false),
     type: withDefault(z.literal('image'), 'image'),
@@ -50,7 +50,7 @@ export function buildContentSchemas(mode: ParseMode) {
 
   const ThinkingBlockItem = z.union([ThinkingBlock, RedactedThinkingBlock]);
 
-  /** No field is required. `encrypted_content` must never be logged or rendered (spec 2.2). */
+  /** No field is required. `encrypted_content` must never be logged or rendered. */
   const ReasoningItemModel = openObject({
     id: optionalNullable(z.string()),
     summary: withDefault(z.array(z.string()), []),

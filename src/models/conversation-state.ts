@@ -1,5 +1,5 @@
 /**
- * ConversationState (notes §3.8; types from the OpenAPI document's ConversationInfo, which is ConversationState
+ * ConversationState (types from the OpenAPI document's ConversationInfo, which is ConversationState
  * plus title, metrics and timestamps) and the ConversationStateUpdateEvent helpers a state mirror needs.
  *
  * The agent, workspace, confirmation policy, security analyzer and secret sources are open objects identified by

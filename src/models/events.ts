@@ -89,7 +89,7 @@ export function buildEventSchemas(mode: ParseMode) {
       ? tools.ToolDefinition
       : lenientKindUnion(tools.ToolDefinition, TOOL_DEFINITION_KIND_SET);
 
-  /** `source` with the variant's default (spec 2.1), or required when the variant has none. */
+  /** `source` with the variant's default, or required when the variant has none. */
   const source = (fallback: z.infer<typeof EventSourceSchema>) => withDefault(EventSourceSchema, fallback);
   const kinded = <K extends KnownEventKind, S extends z.core.$ZodLooseShape>(kind: K, shape: S) =>
     closedObject(mode, { ...commonEventFields(), ...shape, kind: z.literal(kind) });

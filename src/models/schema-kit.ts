@@ -96,7 +96,7 @@ function generatedDefault(make: () => string): z.ZodMiniDefault<z.ZodMiniString>
 }
 
 /**
- * Fields common to every event (spec 2.1, notes §3.2). The server model gives `id` a uuid4 and `timestamp` the
+ * Fields common to every event. The server model gives `id` a uuid4 and `timestamp` the
  * current time when absent, so neither is required on input (as in the OpenAPI document); both are always
  * strings on output.
  */

@@ -1,5 +1,5 @@
 /**
- * ToolDefinition (SystemPromptEvent `tools`; fields from the OpenAPI document and notes §3.7). There is no `name`
+ * ToolDefinition (SystemPromptEvent `tools`; fields from the OpenAPI document). There is no `name`
  * field: `title` is the LLM-facing tool name (e.g. "terminal"). Tool definitions are open objects on the server.
  */
 import * as z from 'zod/mini';

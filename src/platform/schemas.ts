@@ -5,7 +5,7 @@ import type { AppConversation, LlmProfileSaved } from './types.generated.js';
 
 export type { AppConversation, LlmProfileSaved };
 
-/** notes §3.2: 201 `{name, message}` (spec: not shown, so both are optional). */
+/** 201 `{name, message}` (both optional). */
 export const profileSavedSchema = z.pipe(
   z.nullish(z.looseObject({ name: z.optional(z.string()), message: z.optional(z.string()) })),
   z.transform((value) => ({ name: value?.name, message: value?.message })),
@@ -21,7 +21,7 @@ function orNull<T extends z.ZodMiniType>(schema: T) {
   );
 }
 
-/** notes §3.2: `{name, config: <LLM settings, api_key null>, api_key_set}`. The key never leaves the server. */
+/** `{name, config: <LLM settings, api_key null>, api_key_set}`. The key never leaves the server. */
 export const profileReadSchema = z.object({
   name: z.string(),
   config: z.pipe(
@@ -35,16 +35,16 @@ export const profileReadSchema = z.object({
   api_key_set: z._default(z.boolean(), false),
 });
 
-/** The agent server's conversation record (notes §3.3); only `tags` is read. */
+/** The agent server's conversation record; only `tags` is read. */
 export const conversationTagsReadSchema = z.pipe(
   z.looseObject({ tags: z.nullish(headersSchema) }),
   z.transform((value) => value.tags ?? {}),
 );
 
-/** notes §3.3: `{success: true}`; an unknown conversation answers 200 `{success: false}`. */
+/** `{success: true}`; an unknown conversation answers 200 `{success: false}`. */
 export const tagsUpdatedSchema = z.unknown();
 
-/** A platform conversation (notes §3.4), with the fields reconciliation and tagging need. */
+/** A platform conversation, with the fields reconciliation and tagging need. */
 export const appConversationSchema = z.object({
   id: z.string(),
   title: z.nullish(z.string()),

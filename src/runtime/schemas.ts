@@ -11,14 +11,14 @@ import type {
 export type { AdminChallenge, ApiKey, WarmRuntimeConfig, WarmRuntimeConfigSource };
 
 /**
- * Shapes of the runtime API (spec 2.4, 4.2; notes §1.2, §1.4; fixture runtime-api-shapes.json). Answers are
+ * Shapes of the runtime API (as the real service answers: test/fixtures). Answers are
  * parsed loosely: unknown fields are kept (a `template` copies them into the next `save`), known fields are
  * checked.
  *
  * The schemas are built on first use, so that bundles which never use the runtime client drop them.
  */
 function build() {
-  /** `GET /api/admin/challenge` → 200. `salt` is ASCII hex text, used as text (spec 5.3). */
+  /** `GET /api/admin/challenge` → 200. `salt` is ASCII hex text, used as text. */
   const AdminChallenge = z.looseObject({
     challenge: z.string().check(z.minLength(1)),
     salt: z.string(),
@@ -35,11 +35,11 @@ function build() {
     key_value: z.string(),
   });
 
-  /** `file` = installer-managed, `db` = saved through the API (spec 2.4). */
+  /** `file` = installer-managed, `db` = saved through the API. */
   const Source = z.enum(['file', 'db']);
   const optionalInt = z.nullish(z.int());
 
-  /** The writable fields of spec 2.4 as they come back from the service. */
+  /** The writable fields as they come back from the service. */
   const configFields = {
     image: z.string(),
     working_dir: z.optional(z.string()),
@@ -72,7 +72,7 @@ function build() {
       source: z.optional(Source),
       ...configFields,
     }),
-    /** `DELETE …/{name}` → 200 `{message}`; 204 or an empty body are accepted too (notes §1.8). */
+    /** `DELETE …/{name}` → 200 `{message}`; 204 or an empty body are accepted too. */
     DeleteResponse: z.nullable(z.optional(z.looseObject({ message: z.optional(z.string()) }))),
   };
 }
@@ -87,7 +87,7 @@ export function runtimeSchemas(): Schemas {
 }
 
 /**
- * The body of `PUT /api/admin/warm-runtime-configs/{name}` (spec 2.4): identity is the URL path, so there is
+ * The body of `PUT /api/admin/warm-runtime-configs/{name}`: identity is the URL path, so there is
  * no `name`, and `source` is response-only. Unknown fields are sent as given.
  */
 export interface WarmRuntimeConfigBody {

@@ -145,7 +145,7 @@ describe('get, search, count', () => {
     expect(error.status).toBe(404);
   });
 
-  it('searches across pages keyed by the 32-hex id (notes §1.3), newest first by default', async () => {
+  it('searches across pages keyed by the 32-hex id, newest first by default', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) {
       ids.push(store.addConversation(undefined, { created_at: `2026-02-0${i + 1}T10:00:00+00:00` }).id);

@@ -119,7 +119,7 @@ describe('EventsClient.search', () => {
   });
 });
 
-describe('kind translation (notes §1.2.1)', () => {
+describe('kind translation', () => {
   it('translates a short kind to the module path the server compares, and finds the events', async () => {
     const seeded = seed(9);
     const actions = await drain(client.search(CONVERSATION, { kind: 'ActionEvent' }));
@@ -154,7 +154,7 @@ describe('kind translation (notes §1.2.1)', () => {
   });
 });
 
-describe('limit clamping (notes §1.2.2)', () => {
+describe('limit clamping', () => {
   it.each([
     [250, '100'],
     [101, '100'],
@@ -353,7 +353,7 @@ describe('error mapping of the event routes', () => {
     expect(events.map((event) => event.kind)).toEqual(['HookExecutionEvent']);
   });
 
-  it('a page_id the server no longer knows restarts paging (notes §1.2.3): detected, not looped', async () => {
+  it('a page_id the server no longer knows restarts paging: detected, not looped', async () => {
     const seeded = seed(3);
     let calls = 0;
     server.use(

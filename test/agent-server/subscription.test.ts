@@ -92,7 +92,7 @@ function collect(iterable: AsyncIterable<Event>, count: number): Promise<Event[]
   })();
 }
 
-describe('authentication chosen from the server version (notes §2.2)', () => {
+describe('authentication chosen from the server version', () => {
   it('anchor (1.11.4): the session_api_key query parameter', async () => {
     const id = anchor.store.addConversation().id;
     const sub = clientFor(anchor).subscribe(id);
@@ -167,7 +167,7 @@ describe('authentication chosen from the server version (notes §2.2)', () => {
   });
 });
 
-describe('version gate on forced features (spec 7)', () => {
+describe('version gate on forced features', () => {
   it.each([
     [anchor, 'first-message' as const, '1.18.1', '1.11.4', 'websocket-first-message-auth'],
     [anchor, 'header' as const, '1.12.0', '1.11.4', 'websocket-header-auth'],

@@ -22,7 +22,7 @@ const recent = simulatedServer('recent.test', { version: '1.31.0' });
 const { server, requests } = useMswServer(...old.handlers, ...recent.handlers);
 const paths = () => requests.map((r) => new URL(r.url).pathname);
 
-describe('version parsing and ordering (notes §6)', () => {
+describe('version parsing and ordering', () => {
   it.each([
     ['1.11.4', '1.11.4', 0],
     ['1.11.4', '1.12.0', -1],

@@ -29,7 +29,7 @@ describe.skipIf(skipReason !== undefined)('in headless Chromium', () => {
       source: 'user',
       kind: 'PauseEvent',
     });
-    // A server new enough for first-message websocket auth (browsers cannot set headers; notes §2.2).
+    // A server new enough for first-message websocket auth (browsers cannot set headers).
     agentServer = await serveAgentServer({ sessionApiKey, store, version: '1.20.0' });
     runtimeApi = await serveHandlers(runtimeApiHandlers({ adminPassword }));
 

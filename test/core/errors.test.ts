@@ -58,7 +58,7 @@ describe('status → error class', () => {
     expect(errors.isNotFoundError({ status: 404 })).toBe(false);
   });
 
-  it('422 carries the typed HTTPValidationError detail (spec 2.2)', async () => {
+  it('422 carries the typed HTTPValidationError detail', async () => {
     const body = {
       detail: [
         { loc: ['path', 'conversation_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' },

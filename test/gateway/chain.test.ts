@@ -19,7 +19,7 @@ import { gatewayHandlers } from '../../src/testing/gateway/handlers.js';
 import { GatewayStore } from '../../src/testing/gateway/store.js';
 import { useMswServer } from '../helpers/msw.js';
 
-// The chain of spec 1 and 2.6: client → built-in gateway → external gateway (same kind, or compatible).
+// The chain: client → built-in gateway → external gateway (same kind, or compatible).
 const BUILTIN = 'http://builtin-gateway.test:4000';
 const MASTER = 'sk-master-chain';
 const SAME_KIND_URL = 'https://team-gw.example.com';
@@ -88,7 +88,7 @@ async function failure(run: Promise<unknown>): Promise<APIError> {
   return error as APIError;
 }
 
-describe('entries built per spec 2.6 work through the chain', () => {
+describe('entries built by gatewayModelEntry work through the chain', () => {
   it('same-kind: /chat/completions on the base (as the real gateway), model as the gateway names it, the gateway key', async () => {
     await client.addModel(sameKind());
     expect(await client.probeModel('sonnet-via-gateway')).toEqual({ model: 'claude-sonnet-4-5-20250929' });
@@ -115,8 +115,8 @@ describe('entries built per spec 2.6 work through the chain', () => {
   });
 });
 
-describe('spec 7 — gateway error rows', () => {
-  it('model missing from the built-in gateway model list → 400 "Invalid model name" (as the real gateway; spec 7 says 404)', async () => {
+describe('gateway error rows', () => {
+  it('model missing from the built-in gateway model list → 400 "Invalid model name" (as the real gateway, not 404)', async () => {
     // Pattern A only: without the wildcard, a name is either listed or missing.
     store.models = store.models.filter((m) => m.model_name !== '*');
     const error = await failure(client.probeModel('not-configured'));
@@ -226,7 +226,7 @@ describe('spec 7 — gateway error rows', () => {
   });
 });
 
-describe('Pattern B model list (spec 2.7, 8)', () => {
+describe('Pattern B model list', () => {
   it('returns 200 or more entries: configured ones, a literal "*" and the registry', async () => {
     await client.addModel(sameKind());
     const ids = (await client.listModels()).map((m) => m.id);

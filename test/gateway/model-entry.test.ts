@@ -42,7 +42,7 @@ function rejection(input: unknown): RequestValidationError {
 
 const codes = (notes: GatewayConfigNote[]) => notes.map((n) => n.code);
 
-describe('gatewayModelEntry — spec 2.6, row gateway_params.model', () => {
+describe('gatewayModelEntry, row gateway_params.model', () => {
   it('same-kind gateway: gateway_proxy/<model-on-gateway>', () => {
     expect(gatewayModelEntry(sameKind()).gateway_params.model).toBe(
       'gateway_proxy/claude-sonnet-4-5-20250929',
@@ -89,7 +89,7 @@ describe('gatewayModelEntry — spec 2.6, row gateway_params.model', () => {
   });
 });
 
-describe('gatewayModelEntry — spec 2.6, row gateway_params.api_base', () => {
+describe('gatewayModelEntry, row gateway_params.api_base', () => {
   it.each([
     ['http://external-gateway:4000', 'http://external-gateway:4000', []],
     ['http://external-gateway:4000/', 'http://external-gateway:4000', ['api-base-trailing-slash-removed']],
@@ -133,7 +133,7 @@ describe('gatewayModelEntry — spec 2.6, row gateway_params.api_base', () => {
   });
 });
 
-describe('gatewayModelEntry — spec 2.6, row preserved features', () => {
+describe('gatewayModelEntry, row preserved features', () => {
   it('an OpenAI-compatible entry says same-kind features are not preserved', () => {
     const { notes } = explainGatewayModelEntry(compat());
     const note = notes.find((n) => n.code === 'compat-standard-calls-only');
@@ -146,7 +146,7 @@ describe('gatewayModelEntry — spec 2.6, row preserved features', () => {
 });
 
 describe('gatewayModelEntry — api_key', () => {
-  it('{ env } becomes os.environ/VAR (spec 2.5)', () => {
+  it('{ env } becomes os.environ/VAR', () => {
     expect(gatewayModelEntry(sameKind({ apiKey: { env: 'GW_KEY_2' } })).gateway_params.api_key).toBe(
       'os.environ/GW_KEY_2',
     );

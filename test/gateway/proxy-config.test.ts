@@ -36,7 +36,7 @@ function rejection(run: () => unknown): RequestValidationError {
   throw new Error('expected a RequestValidationError');
 }
 
-describe('Pattern A (spec 2.7)', () => {
+describe('Pattern A', () => {
   it('one entry per exposed model sharing base and key, as the docs example (fixture block 7)', () => {
     const { config, yaml } = buildProxyConfig({ entries: patternA() });
     expect(config).toEqual(blocks.get(7));
@@ -108,7 +108,7 @@ describe('Pattern A (spec 2.7)', () => {
   });
 });
 
-describe('Pattern B (spec 2.7)', () => {
+describe('Pattern B', () => {
   it('the wildcard entry is model_name "*" and compat/*, as the docs example (fixture block 8)', () => {
     const { config, yaml } = buildProxyConfig({
       wildcard: { apiBase: 'http://bifrost:8080/v1', apiKey: { env: 'BIFROST_KEY' } },
@@ -234,7 +234,7 @@ describe('header forwarding switch ("Deployment switches")', () => {
 });
 
 describe('buildProxyConfig checks', () => {
-  it('warns about a key written in plaintext (spec 5.7)', () => {
+  it('warns about a key written in plaintext', () => {
     const entry = gatewayModelEntry({
       modelName: 'm',
       upstreamModel: 'u',
@@ -266,7 +266,7 @@ describe('buildProxyConfig checks', () => {
   });
 });
 
-describe('lintGatewayModelEntry — spec 2.6 on hand-written entries', () => {
+describe('lintGatewayModelEntry on hand-written entries', () => {
   const entry = (model: string, apiBase: string) => ({
     model_name: 'm',
     gateway_params: { model, api_base: apiBase, api_key: 'os.environ/K' },

@@ -1,5 +1,5 @@
 /**
- * Kinds with no real sample (notes §4): hand-made samples built from the spec tables (2.1-2.3), checking that
+ * Kinds with no real sample: hand-made samples built from the spec tables (2.1-2.3), checking that
  * defaults are applied and that each constraint is enforced, in both modes.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Wire kind ↔ module path (notes §3.1): the events `kind` search filter needs the module path. */
+/** Wire kind ↔ module path: the events `kind` search filter needs the module path. */
 import { describe, expect, it } from 'vitest';
 import { isRequestValidationError } from '../../src/core/errors.js';
 import {
@@ -23,7 +23,7 @@ describe('eventKindToModulePath', () => {
     );
   });
 
-  it("knows the newer servers' kinds (notes §3.1)", () => {
+  it("knows the newer servers' kinds", () => {
     expect(eventKindToModulePath('HookExecutionEvent')).toBe(
       'openhands.sdk.event.hook_execution.HookExecutionEvent',
     );

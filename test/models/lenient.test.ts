@@ -1,5 +1,5 @@
 /**
- * Lenient mode (the default) against newer servers (notes §3.9): unknown kinds and fields are carried through
+ * Lenient mode (the default) against newer servers: unknown kinds and fields are carried through
  * untouched, `null` counts as absent, and objects with a string `kind` never make the parser throw.
  */
 import { readFileSync } from 'node:fs';

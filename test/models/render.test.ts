@@ -1,4 +1,4 @@
-/** Text rendering of events: every kind renders, and `encrypted_content` (spec 2.2) never appears. */
+/** Text rendering of events: every kind renders, and `encrypted_content` never appears. */
 import { readdirSync, readFileSync } from 'node:fs';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

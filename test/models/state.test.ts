@@ -1,4 +1,4 @@
-/** ConversationStateUpdateEvent handling for state mirrors, with the real samples (notes §3.8). */
+/** ConversationStateUpdateEvent handling for state mirrors, with the real samples. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {

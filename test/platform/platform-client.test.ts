@@ -42,7 +42,7 @@ async function failure(run: Promise<unknown>): Promise<APIError & RequestValidat
   return error as APIError & RequestValidationError;
 }
 
-describe('LLM profiles (spec 4.4, 2.8)', () => {
+describe('LLM profiles', () => {
   it.each([0, 1])(
     'round trip of the docs body %i: extra_headers persist through a read-back',
     async (index) => {
@@ -162,7 +162,7 @@ describe('LLM profiles (spec 4.4, 2.8)', () => {
   });
 });
 
-describe('conversation tags (spec 4.4, 2.8)', () => {
+describe('conversation tags', () => {
   const newConversation = (tags: Record<string, string> = {}) => store.addConversation({ tags });
 
   it('PATCHes {tags} to the conversation URL with the given key; tags replace the whole map', async () => {

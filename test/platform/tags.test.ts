@@ -27,7 +27,7 @@ function rejection(tags: unknown): RequestValidationError {
 
 const badKeys = (tags: unknown) => rejection(tags).issues.map((i) => i.path[1]);
 
-describe('validateConversationTags — good maps (spec 2.8)', () => {
+describe('validateConversationTags — good maps', () => {
   it.each([
     [{}],
     [documented],

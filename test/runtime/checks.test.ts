@@ -95,7 +95,7 @@ describe('rule 2: pool sizes × 25Gi against node capacity', () => {
   });
 });
 
-describe('spec 9: the upgrade checklist', () => {
+describe('the upgrade checklist', () => {
   it('nothing to re-save without db configurations', () => {
     expect(upgradeChecklist([config('v1_current', 'base:1', { source: 'file' })])).toEqual([]);
   });

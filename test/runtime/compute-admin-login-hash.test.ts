@@ -29,7 +29,7 @@ const nodeHash = (password: string, salt: string, challenge: string, iterations:
     'sha256',
   ).toString('hex');
 
-describe('computeAdminLoginHash: the fixture vectors (spec 5.3)', () => {
+describe('computeAdminLoginHash: the fixture vectors', () => {
   it('has the seven vectors', () => {
     expect(vectors).toHaveLength(7);
   });

@@ -31,7 +31,7 @@ const putBody = shapes['PUT /api/admin/warm-runtime-configs/{name} request (no n
 
 const t = useRuntimeApi();
 
-describe('listWarmRuntimeConfigs: X-API-Key, never the JWT (spec 5.4)', () => {
+describe('listWarmRuntimeConfigs: X-API-Key, never the JWT', () => {
   it('sends the given API key and no Authorization header', async () => {
     const configs = await t.client({ apiKey: API_KEY }).listWarmRuntimeConfigs();
     expect(configs).toEqual([shapes['GET /api/warm-runtime-configs 200'].configs[0]]);
@@ -160,7 +160,7 @@ describe('saveWarmRuntimeConfig', () => {
     expect(saved).toMatchObject({ ...draftBody, name: 'php-symfony', source: 'db' });
   });
 
-  it('checks the required fields of spec 2.4 before sending', async () => {
+  it('checks the required fields before sending', async () => {
     const error = (await t
       .client()
       .saveWarmRuntimeConfig('bad', { image: '', command: 'run', environment: { A: 1 }, count: -1 })
@@ -235,7 +235,7 @@ describe('deleteWarmRuntimeConfig', () => {
   });
 });
 
-describe('template (spec 4.2)', () => {
+describe('template', () => {
   it('strips name and source, overrides image and count, keeps everything else', async () => {
     t.state.installer.set('v1_current', {
       ...putBody,

@@ -18,7 +18,7 @@ const t = useRuntimeApi();
 const CHALLENGE = `${BASE}/api/admin/challenge`;
 const HOUR = 60 * 60 * 1000;
 
-describe('login: the challenge-response handshake (spec 5.3)', () => {
+describe('login: the challenge-response handshake', () => {
   it('GET challenge, PBKDF2 hash, POST login → a JWT valid 24 hours', async () => {
     const client = t.client();
     const token = await client.login();

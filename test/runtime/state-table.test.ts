@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isWarmRuntimeConfigNotFoundError } from '../../src/runtime/errors.js';
 import { useRuntimeApi } from './helpers.js';
 
-/** Every row of spec 3's source state table, through the client and the fake service. */
+/** Every row of the source state table (docs/warm-pools.md), through the client and the fake service. */
 const t = useRuntimeApi();
 const body = (image: string, count = 1) => ({
   image,
@@ -13,7 +13,7 @@ const body = (image: string, count = 1) => ({
 });
 const INSTALLER_IMAGE = 'ghcr.io/openhands/agent-server:1.46.0-python';
 
-describe('spec 3: warm-pool configuration source transitions', () => {
+describe('warm-pool configuration source transitions', () => {
   it('row 1: absent + PUT (name not in installer entries) → db; a pool for the image is started', async () => {
     expect(t.state.sourceOf('php')).toBe('absent');
     await t.client().saveWarmRuntimeConfig('php', body('acme/php:1', 2));

@@ -23,7 +23,7 @@ interface Collector {
   service: { pipelines: { traces: { receivers: string[]; processors: string[]; exporters: string[] } } };
 }
 
-describe('collectorConfig (spec 6.3 rule 4)', () => {
+describe('collectorConfig', () => {
   const langfuse = {
     kind: 'basic-auth',
     baseUrl: 'http://langfuse-host',

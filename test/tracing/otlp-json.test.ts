@@ -109,7 +109,7 @@ describe('decodeOtlpTraces', () => {
   });
 });
 
-describe('buildTraceTree and llmAttributes (spec 2.9)', () => {
+describe('buildTraceTree and llmAttributes', () => {
   const t = '5b8efff798038103d269b633813fc60c';
   const span = (
     spanId: string,

@@ -81,7 +81,7 @@ const targets: { name: string; target: TraceTarget; endpoint: string; protocol: 
     },
   ];
 
-describe('traceRedirectEnv (spec 6.3 rule 3)', () => {
+describe('traceRedirectEnv', () => {
   it.each(targets)('$name', ({ target, endpoint, protocol, headers }) => {
     expect(targetSettings(target)).toEqual({ endpoint, protocol, headers });
     const redirect = traceRedirectEnv(target);

@@ -100,7 +100,7 @@ const shape = (nodes: TraceNode[]): unknown => nodes.map((n) => [n.span.name, sh
 const attr = (span: DecodedSpan | undefined, key: string) => span?.attributes[key];
 
 describe('createEventSpans (client-side tracing of a live event stream)', () => {
-  it('builds the spec 2.9 tree with the LLM attributes, sent through the official OTLP exporter', async () => {
+  it('builds the trace tree with the LLM attributes, sent through the official OTLP exporter', async () => {
     expect(sdkEventsAccepted).toBe(true);
     const spans = await trace(events);
     expect(receiver.received.every((r) => r.path === '/v1/traces')).toBe(true);

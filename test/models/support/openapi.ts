@@ -74,8 +74,8 @@ export function discriminatorMapping(union: UnionName): Record<string, string> {
 export type Strategy = 'minimal' | 'full' | 'nulls';
 
 /**
- * Constraints the platform spec adds on top of the OpenAPI document (spec 2.3: "tab_id string (R, 4
- * characters)"). Generated values must honour them; the cross-check test asserts nothing else differs.
+ * Constraints the platform adds on top of the OpenAPI document (a browser `tab_id` is a string of 4
+ * characters). Generated values must honour them; the cross-check test asserts nothing else differs.
  */
 export function specString(path: string[]): string | undefined {
   return path.at(-1) === 'tab_id' ? 'ab12' : undefined;

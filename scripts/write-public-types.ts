@@ -121,7 +121,7 @@ export type EventInput = z.input<S['Event']>;
     out: 'src/gateway/types.generated.ts',
     about: 'the gateway answers (schemas in src/gateway/schemas.ts)',
     source: `
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { addedModelSchema, gatewayModelSchema, modelInfoEntrySchema, spendLogRowSchema } from './schemas.js';
 
 export type GatewayModel = z.output<typeof gatewayModelSchema>;
@@ -134,7 +134,7 @@ export type SpendLogRow = z.output<typeof spendLogRowSchema>;
     out: 'src/platform/types.generated.ts',
     about: 'the platform answers (schemas in src/platform/schemas.ts)',
     source: `
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { appConversationSchema, profileSavedSchema } from './schemas.js';
 
 export type LlmProfileSaved = z.output<typeof profileSavedSchema>;
@@ -145,7 +145,7 @@ export type AppConversation = z.output<typeof appConversationSchema>;
     out: 'src/runtime/types.generated.ts',
     about: 'the runtime API answers (schemas in src/runtime/schemas.ts)',
     source: `
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { runtimeSchemas } from './schemas.js';
 
 type Schemas = ReturnType<typeof runtimeSchemas>;

@@ -3,14 +3,12 @@ import { ws } from 'msw/ws';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ConversationsClient,
-  type StartConversationRequest,
-} from '../../src/agent-server/conversations-client.js';
-import {
+  EventsClient,
   isSubscriptionNotFoundError,
   isWaitTimeoutError,
+  type StartConversationRequest,
   type WaitTimeoutError,
-} from '../../src/agent-server/errors.js';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+} from '../../src/agent-server/index.js';
 import {
   type APIError,
   isAPIUserAbortError,
@@ -21,7 +19,7 @@ import {
   isUnprocessableEntityError,
   type RequestValidationError,
 } from '../../src/core/errors.js';
-import { agentRunnerFor } from '../../src/testing/agent-server/handlers.js';
+import { agentRunnerFor } from '../../src/testing.js';
 import { useMswServer } from '../helpers/msw.js';
 import { simulatedServer, sleep } from './simulated.js';
 

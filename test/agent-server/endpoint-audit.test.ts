@@ -4,9 +4,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../../src/agent-server/api/operation.js';
-import { AGENT_SERVER_OPERATIONS, EXCLUDED_OPERATIONS } from '../../src/agent-server/api/operations.js';
-import { compareAgentServerVersions } from '../../src/agent-server/version-gate.js';
+import type { Operation } from '../../src/agent-server/index.js';
+import {
+  AGENT_SERVER_OPERATIONS,
+  compareAgentServerVersions,
+  EXCLUDED_OPERATIONS,
+} from '../../src/agent-server/index.js';
 import { AgentServerClient } from '../../src/index.js';
 
 const DIR = join(import.meta.dirname, '../fixtures/openapi');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { HttpResponse, http } from 'msw/http';
 import { describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 import {
   isAuthenticationError,
   isNotFoundError,
@@ -11,8 +11,7 @@ import {
   type RequestValidationError,
   type ResponseValidationError,
 } from '../../src/core/errors.js';
-import { agentServerHandlers } from '../../src/testing/agent-server/handlers.js';
-import { AgentServerStore } from '../../src/testing/agent-server/store.js';
+import { AgentServerStore, agentServerHandlers } from '../../src/testing.js';
 import { useMswServer } from '../helpers/msw.js';
 
 const BASE = 'http://agent.test';

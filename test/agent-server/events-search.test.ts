@@ -1,6 +1,6 @@
 import { HttpResponse, http } from 'msw/http';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 import {
   isAuthenticationError,
   isInternalServerError,
@@ -10,8 +10,12 @@ import {
   isUnprocessableEntityError,
   type RequestValidationError,
 } from '../../src/core/errors.js';
-import { agentRunnerFor, agentServerHandlers } from '../../src/testing/agent-server/handlers.js';
-import { AgentServerStore, type StoredEvent } from '../../src/testing/agent-server/store.js';
+import {
+  AgentServerStore,
+  agentRunnerFor,
+  agentServerHandlers,
+  type StoredEvent,
+} from '../../src/testing.js';
 import { useMswServer } from '../helpers/msw.js';
 
 const BASE = 'http://agent.test';

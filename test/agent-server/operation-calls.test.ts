@@ -5,8 +5,8 @@
 // EventsClient / ConversationsClient methods, whose paths are written in those clients, that it checks.
 import { HttpResponse, http } from 'msw/http';
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../../src/agent-server/api/operation.js';
-import { AGENT_SERVER_OPERATIONS } from '../../src/agent-server/api/operations.js';
+import type { Operation } from '../../src/agent-server/index.js';
+import { AGENT_SERVER_OPERATIONS } from '../../src/agent-server/index.js';
 import { AgentServerClient } from '../../src/index.js';
 import { useMswServer } from '../helpers/msw.js';
 

@@ -2,8 +2,8 @@
 // `subscribe` picks it by itself, replays the history after `after_seq`, delivers live events in seq order and
 // gets an `error` envelope for a bad frame.
 import { describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
-import type { OpenInfo } from '../../src/agent-server/subscription-types.js';
+import type { OpenInfo } from '../../src/agent-server/index.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 import { useMswServer } from '../helpers/msw.js';
 import { label, simulatedServer, until } from './simulated.js';
 

@@ -10,7 +10,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
+import type { ReconnectInfo, StreamDelta } from '../../src/agent-server/index.js';
 import {
+  EventsClient,
   isSubscriptionAuthenticationError,
   isSubscriptionConnectionError,
   isSubscriptionCredentialBindingError,
@@ -19,9 +21,7 @@ import {
   isSubscriptionServerError,
   type SubscriptionError,
   type SubscriptionServerError,
-} from '../../src/agent-server/errors.js';
-import { EventsClient } from '../../src/agent-server/events-client.js';
-import type { ReconnectInfo, StreamDelta } from '../../src/agent-server/subscription-types.js';
+} from '../../src/agent-server/index.js';
 import type { Event } from '../../src/models/index.js';
 import { sleep, until } from './simulated.js';
 

@@ -1,8 +1,6 @@
 import type { WebSocketHandler } from 'msw';
 import { ws } from 'msw/ws';
-import { agentServerHandlers } from '../../src/testing/agent-server/handlers.js';
-import { agentServerSocketHandlers } from '../../src/testing/agent-server/socket-handlers.js';
-import { AgentServerStore } from '../../src/testing/agent-server/store.js';
+import { AgentServerStore, agentServerHandlers, agentServerSocketHandlers } from '../../src/testing.js';
 
 /** What the mock server saw of one websocket connection. */
 export interface SeenConnection {

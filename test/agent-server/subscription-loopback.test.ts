@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  EventsClient,
   isSubscriptionAuthenticationError,
   isSubscriptionNotFoundError,
   type SubscriptionError,
-} from '../../src/agent-server/errors.js';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+} from '../../src/agent-server/index.js';
 import { isAPIUserAbortError, isAuthenticationError } from '../../src/core/errors.js';
-import { type AgentServerLoopback, serveAgentServer } from '../../src/testing/agent-server/loopback.js';
+import { type AgentServerLoopback, serveAgentServer } from '../../src/testing.js';
 import { sleep, until } from './simulated.js';
 
 // A real `ws` server on loopback (src/testing/agent-server/loopback.ts) and Node's built-in WebSocket client.

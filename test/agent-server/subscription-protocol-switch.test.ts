@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
-import { type AgentServerLoopback, serveAgentServer } from '../../src/testing/agent-server/loopback.js';
-import { AgentServerStore } from '../../src/testing/agent-server/store.js';
+import { EventsClient } from '../../src/agent-server/index.js';
+import { type AgentServerLoopback, AgentServerStore, serveAgentServer } from '../../src/testing.js';
 import { sleep, until } from './simulated.js';
 
 // A server upgraded and rolled back while a subscription runs (same port, same persisted log): the subscription

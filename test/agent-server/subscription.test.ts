@@ -1,7 +1,9 @@
 import { HttpResponse, http } from 'msw/http';
 import { ws } from 'msw/ws';
 import { describe, expect, it } from 'vitest';
+import type { ReconnectInfo } from '../../src/agent-server/index.js';
 import {
+  EventsClient,
   isAgentServerVersionError,
   isSubscriptionAuthenticationError,
   isSubscriptionConnectionError,
@@ -10,9 +12,7 @@ import {
   isSubscriptionNotFoundError,
   isSubscriptionOverflowError,
   type SubscriptionError,
-} from '../../src/agent-server/errors.js';
-import { EventsClient } from '../../src/agent-server/events-client.js';
-import type { ReconnectInfo } from '../../src/agent-server/subscription-types.js';
+} from '../../src/agent-server/index.js';
 import {
   isAPIUserAbortError,
   isAuthenticationError,

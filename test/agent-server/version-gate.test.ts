@@ -1,18 +1,16 @@
 import { HttpResponse, http } from 'msw/http';
 import { describe, expect, it } from 'vitest';
 import {
+  AGENT_SERVER_FEATURES,
   AGENT_SERVER_VERSION_TOO_OLD,
   AgentServerVersionError,
-  isAgentServerVersionError,
-} from '../../src/agent-server/errors.js';
-import { EventsClient } from '../../src/agent-server/events-client.js';
-import {
-  AGENT_SERVER_FEATURES,
   assertFeatureSupported,
   compareAgentServerVersions,
+  EventsClient,
+  isAgentServerVersionError,
   parseAgentServerVersion,
   supportsFeature,
-} from '../../src/agent-server/version-gate.js';
+} from '../../src/agent-server/index.js';
 import { isAgentPlatformError, isInternalServerError } from '../../src/core/errors.js';
 import { useMswServer } from '../helpers/msw.js';
 import { simulatedServer } from './simulated.js';

@@ -2,10 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentServerLoopback, serveAgentServer } from '../../src/testing/agent-server/loopback.js';
-import { AgentServerStore } from '../../src/testing/agent-server/store.js';
-import { runtimeApiHandlers } from '../../src/testing/runtime/handlers.js';
-import { type LoopbackServer, serveHandlers } from '../../src/testing/serve-http.js';
+import {
+  type AgentServerLoopback,
+  AgentServerStore,
+  type LoopbackServer,
+  runtimeApiHandlers,
+  serveAgentServer,
+  serveHandlers,
+} from '../../src/testing.js';
 import { chromiumUnavailable, launchChromium } from './chromium.js';
 
 const skipReason = chromiumUnavailable();

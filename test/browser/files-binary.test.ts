@@ -4,8 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentServerApiHandlers } from '../../src/testing/agent-server/api-handlers.js';
-import { type LoopbackServer, serveHandlers } from '../../src/testing/serve-http.js';
+import { agentServerApiHandlers, type LoopbackServer, serveHandlers } from '../../src/testing.js';
 import { chromiumUnavailable, launchChromium } from './chromium.js';
 
 const skipReason = chromiumUnavailable();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/cli/demo.js';
-import type { SimulatorCredentials } from '../../src/testing/simulator.js';
+import type { SimulatorCredentials } from '../../src/testing.js';
 
 // The demo in-process, with credentials we know, to check that none of them is ever printed.
 const credentials: SimulatorCredentials = {

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RuntimeAdminClient } from '../../src/runtime/client.js';
-import type { SimulatorInfo } from '../../src/testing/simulator.js';
+import { RuntimeAdminClient } from '../../src/runtime/index.js';
+import type { SimulatorInfo } from '../../src/testing.js';
 
 /**
  * The `agent-platform` CLI as a child process, built with esbuild from src/cli like tsup builds the bin: the

@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { HttpResponse, http } from 'msw/http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runtimeApiHandlers } from '../../src/testing/runtime/handlers.js';
-import { RuntimeApiState } from '../../src/testing/runtime/state.js';
-import { type LoopbackServer, serveHandlers } from '../../src/testing/serve-http.js';
+import {
+  type LoopbackServer,
+  RuntimeApiState,
+  runtimeApiHandlers,
+  serveHandlers,
+} from '../../src/testing.js';
 
 /**
  * The `warm-pools` CLI as a child process (built with esbuild from src/cli/warm-pools.ts, like the bin) against

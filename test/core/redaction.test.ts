@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw/http';
 import { describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 import { isAuthenticationError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/logger.js';
 import { redactUrl, redactValue } from '../../src/core/redact.js';

@@ -9,11 +9,8 @@ import {
   isRequestValidationError,
   isResponseValidationError,
 } from '../../src/core/errors.js';
-import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
-import { readGatewayError } from '../../src/gateway/gateway-error.js';
-import { gatewayModelEntry } from '../../src/gateway/model-entry.js';
-import { gatewayHandlers } from '../../src/testing/gateway/handlers.js';
-import { GatewayStore } from '../../src/testing/gateway/store.js';
+import { GatewayAdminClient, gatewayModelEntry, readGatewayError } from '../../src/gateway/index.js';
+import { GatewayStore, gatewayHandlers } from '../../src/testing.js';
 import { useMswServer } from '../helpers/msw.js';
 import { neutral, readJsonFixture } from './fixtures.js';
 

@@ -2,11 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isRequestValidationError, type RequestValidationError } from '../../src/core/errors.js';
 import { SESSION_ID_HEADER, SPEND_LOGS_METADATA_HEADER } from '../../src/gateway/attribution-headers.js';
-import type { GatewayConfigNote } from '../../src/gateway/config-note.js';
-import { forwardedClientHeaders, isForwardedClientHeader } from '../../src/gateway/forwarded-headers.js';
-import { profileExtraHeaders } from '../../src/gateway/profile-headers.js';
-import { parseSpendLogsMetadataHeader, spendLogsMetadataHeader } from '../../src/gateway/spend-metadata.js';
-import { staticAuthHeadersOption } from '../../src/gateway/static-headers.js';
+import type { GatewayConfigNote } from '../../src/gateway/index.js';
+import {
+  forwardedClientHeaders,
+  isForwardedClientHeader,
+  parseSpendLogsMetadataHeader,
+  profileExtraHeaders,
+  spendLogsMetadataHeader,
+  staticAuthHeadersOption,
+} from '../../src/gateway/index.js';
 import { neutral, readJsonFixture } from './fixtures.js';
 
 const bodies = neutral(readJsonFixture('ohe-request-bodies.ohe-docs.json')) as {

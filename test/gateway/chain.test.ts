@@ -6,17 +6,20 @@ import {
   isNotFoundError,
   isRequestValidationError,
 } from '../../src/core/errors.js';
-import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
-import { diagnoseGatewayError } from '../../src/gateway/gateway-error.js';
-import { type GatewayModelEntryInput, gatewayModelEntry } from '../../src/gateway/model-entry.js';
-import { profileExtraHeaders } from '../../src/gateway/profile-headers.js';
-import { buildProxyConfig } from '../../src/gateway/proxy-config.js';
+import {
+  buildProxyConfig,
+  diagnoseGatewayError,
+  GatewayAdminClient,
+  type GatewayModelEntryInput,
+  gatewayModelEntry,
+  profileExtraHeaders,
+} from '../../src/gateway/index.js';
 import {
   externalGatewayHandlers,
+  GatewayStore,
+  gatewayHandlers,
   type ReceivedUpstreamCall,
-} from '../../src/testing/gateway/external-handlers.js';
-import { gatewayHandlers } from '../../src/testing/gateway/handlers.js';
-import { GatewayStore } from '../../src/testing/gateway/store.js';
+} from '../../src/testing.js';
 import { useMswServer } from '../helpers/msw.js';
 
 // The chain: client → built-in gateway → external gateway (same kind, or compatible).

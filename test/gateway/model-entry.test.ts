@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isRequestValidationError, type RequestValidationError } from '../../src/core/errors.js';
-import type { GatewayConfigNote } from '../../src/gateway/config-note.js';
+import type { GatewayConfigNote } from '../../src/gateway/index.js';
 import {
   explainGatewayModelEntry,
   type GatewayModelEntryInput,
   gatewayModelEntry,
-} from '../../src/gateway/model-entry.js';
+} from '../../src/gateway/index.js';
 import { configBlocks } from './fixtures.js';
 
 const blocks = configBlocks();

@@ -2,13 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { isRequestValidationError, type RequestValidationError } from '../../src/core/errors.js';
-import type { GatewayConfigNote } from '../../src/gateway/config-note.js';
-import { lintGatewayModelEntry } from '../../src/gateway/lint-entry.js';
-import { gatewayModelEntry } from '../../src/gateway/model-entry.js';
-import { patternAEntries } from '../../src/gateway/pattern-a.js';
-import { buildProxyConfig } from '../../src/gateway/proxy-config.js';
-import { perTeamModelEntries } from '../../src/gateway/team-entries.js';
-import { PATTERN_B_WARNINGS, wildcardGatewayEntry } from '../../src/gateway/wildcard-entry.js';
+import type { GatewayConfigNote } from '../../src/gateway/index.js';
+import {
+  buildProxyConfig,
+  gatewayModelEntry,
+  lintGatewayModelEntry,
+  PATTERN_B_WARNINGS,
+  patternAEntries,
+  perTeamModelEntries,
+  wildcardGatewayEntry,
+} from '../../src/gateway/index.js';
 import { configBlocks } from './fixtures.js';
 
 const blocks = configBlocks();

@@ -7,9 +7,12 @@ import {
   isRequestValidationError,
   isWarmRuntimeConfigNotFoundError,
 } from '../../src/index.js';
-import { RuntimeAdminClient } from '../../src/runtime/client.js';
-import { computeAdminLoginHash } from '../../src/runtime/compute-admin-login-hash.js';
-import { isPbkdf2IterationsError, type Pbkdf2IterationsError } from '../../src/runtime/errors.js';
+import {
+  computeAdminLoginHash,
+  isPbkdf2IterationsError,
+  type Pbkdf2IterationsError,
+  RuntimeAdminClient,
+} from '../../src/runtime/index.js';
 import { hostileServer, type ServerStats } from './servers.js';
 
 const PASSWORD = 'hostile-admin-password-4711';

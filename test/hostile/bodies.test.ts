@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 import {
   isAPIConnectionTimeoutError,
   isAPIUserAbortError,
@@ -8,9 +8,9 @@ import {
   type ResponseTooLargeError,
 } from '../../src/core/errors.js';
 import { Transport } from '../../src/core/transport.js';
-import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
-import { PlatformClient } from '../../src/platform/platform-client.js';
-import { RuntimeAdminClient } from '../../src/runtime/client.js';
+import { GatewayAdminClient } from '../../src/gateway/index.js';
+import { PlatformClient } from '../../src/platform/index.js';
+import { RuntimeAdminClient } from '../../src/runtime/index.js';
 import { hostileServer, trickle, writeForever } from './servers.js';
 
 const MiB = 1024 * 1024;

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { AgentServerClient } from '../../src/agent-server/agent-server-client.js';
+import { AgentServerClient } from '../../src/agent-server/index.js';
 import { isAPIConnectionError } from '../../src/core/errors.js';
 import { hostileServer } from './servers.js';
 

@@ -5,12 +5,11 @@
  * connection error.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentServerClient } from '../../src/agent-server/agent-server-client.js';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { AgentServerClient, EventsClient } from '../../src/agent-server/index.js';
 import { isAgentPlatformError } from '../../src/core/errors.js';
-import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
-import { PlatformClient } from '../../src/platform/platform-client.js';
-import { RuntimeAdminClient } from '../../src/runtime/client.js';
+import { GatewayAdminClient } from '../../src/gateway/index.js';
+import { PlatformClient } from '../../src/platform/index.js';
+import { RuntimeAdminClient } from '../../src/runtime/index.js';
 
 const ID = '6f1c2a4e-3b5d-4e7f-8a9b-0c1d2e3f4a5b';
 const CLOSED = 'http://127.0.0.1:9';

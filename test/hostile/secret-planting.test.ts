@@ -1,11 +1,11 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 import { main as warmPools } from '../../src/cli/warm-pools-cli.js';
 import type { Logger } from '../../src/core/logger.js';
-import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
-import { PlatformClient } from '../../src/platform/platform-client.js';
-import { RuntimeAdminClient } from '../../src/runtime/client.js';
+import { GatewayAdminClient } from '../../src/gateway/index.js';
+import { PlatformClient } from '../../src/platform/index.js';
+import { RuntimeAdminClient } from '../../src/runtime/index.js';
 import { hostileServer } from './servers.js';
 
 /** Recognisable secrets, one per credential kind. */

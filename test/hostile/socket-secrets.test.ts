@@ -5,8 +5,8 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
-import type { CloseInfo, ReconnectInfo } from '../../src/agent-server/subscription-types.js';
+import type { CloseInfo, ReconnectInfo } from '../../src/agent-server/index.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 import { fast, fullState, ID, legacyServer, until } from './subscriber-server.js';
 
 const KEY = 'PLANTED-socket-session-key-5e1d0b';

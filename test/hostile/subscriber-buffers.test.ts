@@ -4,8 +4,8 @@
  * well as in events, with the documented overflow policy.
  */
 import { describe, expect, it } from 'vitest';
-import { isSubscriptionOverflowError } from '../../src/agent-server/errors.js';
-import type { CloseInfo, ReconnectInfo } from '../../src/agent-server/subscription-types.js';
+import type { CloseInfo, ReconnectInfo } from '../../src/agent-server/index.js';
+import { isSubscriptionOverflowError } from '../../src/agent-server/index.js';
 import {
   at,
   clientFor,

@@ -5,8 +5,8 @@
  * `for await` that starts after the backlog was dropped.
  */
 import { describe, expect, it } from 'vitest';
-import { isSubscriptionConnectionError, isSubscriptionOverflowError } from '../../src/agent-server/errors.js';
-import type { CloseInfo, ReconnectInfo } from '../../src/agent-server/subscription-types.js';
+import type { CloseInfo, ReconnectInfo } from '../../src/agent-server/index.js';
+import { isSubscriptionConnectionError, isSubscriptionOverflowError } from '../../src/agent-server/index.js';
 import {
   at,
   clientFor,

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterEach } from 'vitest';
 import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 
 export const ID = '6f1c2a4e-3b5d-4e7f-8a9b-0c1d2e3f4a5b';
 export const KEY = 'sk-hostile-subscriber-key';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { EventsClient } from '../../src/agent-server/index.js';
 import {
   isCredentialError,
   isRequestValidationError,
@@ -8,16 +8,17 @@ import {
 } from '../../src/core/errors.js';
 import { Transport } from '../../src/core/transport.js';
 import { hasControlCharacters, isPlainObject } from '../../src/core/validate.js';
-import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
+import { GatewayAdminClient } from '../../src/gateway/index.js';
 import * as sdk from '../../src/index.js';
 import { splitConversationUrl } from '../../src/platform/conversation-url.js';
-import { PlatformClient } from '../../src/platform/platform-client.js';
+import {
+  PlatformClient,
+  validateConversationTags,
+  validateConversationTagsPatch,
+} from '../../src/platform/index.js';
 import { checkProfileWrite } from '../../src/platform/profile.js';
-import { validateConversationTags, validateConversationTagsPatch } from '../../src/platform/tags.js';
-import { deriveTemplate, prepareWarmRuntimeConfigBody } from '../../src/runtime/body.js';
-import { RuntimeAdminClient } from '../../src/runtime/client.js';
-import { TraceTargetError } from '../../src/tracing/redirect.js';
-import { resolveTraceExport } from '../../src/tracing/resolve-export.js';
+import { deriveTemplate, prepareWarmRuntimeConfigBody, RuntimeAdminClient } from '../../src/runtime/index.js';
+import { resolveTraceExport, TraceTargetError } from '../../src/tracing.js';
 import { hostileServer } from './servers.js';
 
 const VALID_BODY = { image: 'repo/img:1', working_dir: '/w', command: ['run'], environment: { A: '1' } };

@@ -10,10 +10,9 @@ import {
   isUnprocessableEntityError,
   type RequestValidationError,
 } from '../../src/core/errors.js';
-import { PlatformClient } from '../../src/platform/platform-client.js';
-import type { LlmProfileWrite } from '../../src/platform/profile.js';
-import { platformHandlers } from '../../src/testing/platform/handlers.js';
-import { PlatformStore } from '../../src/testing/platform/store.js';
+import type { LlmProfileWrite } from '../../src/platform/index.js';
+import { PlatformClient } from '../../src/platform/index.js';
+import { PlatformStore, platformHandlers } from '../../src/testing.js';
 import { neutral, readJsonFixture } from '../gateway/fixtures.js';
 import { useMswServer } from '../helpers/msw.js';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
-import { gatewayModelEntry } from '../../src/gateway/model-entry.js';
-import { PlatformClient } from '../../src/platform/platform-client.js';
-import { reconcileSpend } from '../../src/platform/reconcile.js';
-import { externalGatewayHandlers } from '../../src/testing/gateway/external-handlers.js';
-import { gatewayHandlers } from '../../src/testing/gateway/handlers.js';
-import { GatewayStore } from '../../src/testing/gateway/store.js';
-import { platformHandlers } from '../../src/testing/platform/handlers.js';
-import { PlatformStore } from '../../src/testing/platform/store.js';
+import { GatewayAdminClient, gatewayModelEntry } from '../../src/gateway/index.js';
+import { PlatformClient, reconcileSpend } from '../../src/platform/index.js';
+import {
+  externalGatewayHandlers,
+  GatewayStore,
+  gatewayHandlers,
+  PlatformStore,
+  platformHandlers,
+} from '../../src/testing.js';
 import { useMswServer } from '../helpers/msw.js';
 
 const GATEWAY = 'http://builtin-gateway.test:4000';

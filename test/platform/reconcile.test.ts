@@ -4,7 +4,7 @@ import {
   type ReconcileConversation,
   type ReconcileSpendRow,
   reconcileSpend,
-} from '../../src/platform/reconcile.js';
+} from '../../src/platform/index.js';
 import { parseUtcTimestamp } from '../../src/platform/utc-time.js';
 import { neutral, readJsonFixture } from '../gateway/fixtures.js';
 

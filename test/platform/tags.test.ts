@@ -6,7 +6,7 @@ import {
   MAX_TAG_VALUE_LENGTH,
   validateConversationTags,
   validateConversationTagsPatch,
-} from '../../src/platform/tags.js';
+} from '../../src/platform/index.js';
 import { neutral, readJsonFixture } from '../gateway/fixtures.js';
 
 const documented = (

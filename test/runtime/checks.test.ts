@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { isRequestValidationError } from '../../src/core/errors.js';
+import type { WarmRuntimeConfig } from '../../src/runtime/index.js';
 import {
   checkEphemeralStorage,
   configsUsingImage,
   findSharedImages,
   parseQuantity,
+  shellQuote,
   upgradeChecklist,
-} from '../../src/runtime/checks.js';
-import type { WarmRuntimeConfig } from '../../src/runtime/schemas.js';
-import { shellQuote } from '../../src/runtime/shell-quote.js';
+} from '../../src/runtime/index.js';
 import { API_KEY, useRuntimeApi } from './helpers.js';
 
 const GI = 2 ** 30;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isRequestValidationError } from '../../src/core/errors.js';
-import { computeAdminLoginHash, hasWebCryptoPbkdf2 } from '../../src/runtime/compute-admin-login-hash.js';
+import { computeAdminLoginHash, hasWebCryptoPbkdf2 } from '../../src/runtime/index.js';
 
 interface Vector {
   password: string;

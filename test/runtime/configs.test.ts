@@ -12,7 +12,7 @@ import {
   isWarmRuntimeConfigNotFoundError,
   type RuntimePreconditionError,
   type WarmRuntimeConfigNotFoundError,
-} from '../../src/runtime/errors.js';
+} from '../../src/runtime/index.js';
 import { API_KEY, BASE, useRuntimeApi } from './helpers.js';
 
 const shapes = JSON.parse(

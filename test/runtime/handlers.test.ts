@@ -1,9 +1,7 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runtimeApiHandlers } from '../../src/testing/runtime/handlers.js';
-import { RuntimeApiState } from '../../src/testing/runtime/state.js';
-import { serveHandlers } from '../../src/testing/serve-http.js';
+import { RuntimeApiState, runtimeApiHandlers, serveHandlers } from '../../src/testing.js';
 import { claimsOf } from './helpers.js';
 
 /** The fake service on its own, spoken to with plain fetch: it must behave like the real one. */

@@ -1,8 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { RuntimeAdminClient, type RuntimeAdminClientOptions } from '../../src/runtime/client.js';
-import { runtimeApiHandlers } from '../../src/testing/runtime/handlers.js';
-import { RuntimeApiState, type RuntimeApiStateOptions } from '../../src/testing/runtime/state.js';
+import { RuntimeAdminClient, type RuntimeAdminClientOptions } from '../../src/runtime/index.js';
+import { RuntimeApiState, type RuntimeApiStateOptions, runtimeApiHandlers } from '../../src/testing.js';
 
 export const BASE = 'http://runtime-api.test';
 export const PASSWORD = 'correct horse battery staple';

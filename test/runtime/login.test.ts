@@ -2,16 +2,17 @@ import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAuthenticationError, isPermissionDeniedError } from '../../src/core/errors.js';
-import { ADMIN_TOKEN_LIFETIME_MS, RuntimeAdminClient } from '../../src/runtime/client.js';
-import { computeAdminLoginHash } from '../../src/runtime/compute-admin-login-hash.js';
 import {
+  ADMIN_TOKEN_LIFETIME_MS,
   type AdminDisabledError,
   type AdminLoginError,
+  computeAdminLoginHash,
   isAdminDisabledError,
   isAdminLoginError,
   isRuntimePreconditionError,
+  RuntimeAdminClient,
   type RuntimePreconditionError,
-} from '../../src/runtime/errors.js';
+} from '../../src/runtime/index.js';
 import { BASE, claimsOf, PASSWORD, useRuntimeApi } from './helpers.js';
 
 const t = useRuntimeApi();

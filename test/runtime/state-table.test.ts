@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWarmRuntimeConfigNotFoundError } from '../../src/runtime/errors.js';
+import { isWarmRuntimeConfigNotFoundError } from '../../src/runtime/index.js';
 import { useRuntimeApi } from './helpers.js';
 
 /** Every row of the source state table (docs/warm-pools.md), through the client and the fake service. */

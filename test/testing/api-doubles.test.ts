@@ -2,10 +2,9 @@
 // succeeds against the simulator, its answer decoded by the SDK's own decoders. The list of methods is read
 // from the client itself: a new method without a recipe here (and so, likely, without a double) fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentServerClient } from '../../src/agent-server/agent-server-client.js';
-import { AGENT_SERVER_FEATURES } from '../../src/agent-server/version-gate.js';
+import { AGENT_SERVER_FEATURES, AgentServerClient } from '../../src/agent-server/index.js';
 import { isNotFoundError } from '../../src/core/errors.js';
-import { type MswSimulator, startSimulator } from '../../src/testing/simulator.js';
+import { type MswSimulator, startSimulator } from '../../src/testing.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: recipes call methods picked by name
 type Api = any;

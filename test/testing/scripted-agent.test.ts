@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedAgent } from '../../src/testing/agent-server/scripted-agent.js';
+import { ScriptedAgent } from '../../src/testing.js';
 
 const fixedClock = () => new Date('2026-02-05T11:24:45.000Z');
 

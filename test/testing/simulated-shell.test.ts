@@ -1,9 +1,7 @@
 // The simulated shell and git over in-memory files: what a command prints and exits with, as the real
 // 1.58.0 server's /bin/sh and git answered in the conformance runs (docs/compatibility.md A21).
 import { describe, expect, it } from 'vitest';
-import { SimulatedGit } from '../../src/testing/agent-server/simulated-git.js';
-import { simulatedShell } from '../../src/testing/agent-server/simulated-shell.js';
-import { SimulatedFiles } from '../../src/testing/agent-server/workspace-files.js';
+import { SimulatedFiles, SimulatedGit, simulatedShell } from '../../src/testing.js';
 
 function machine() {
   const files = new SimulatedFiles();

@@ -3,24 +3,20 @@ import { build } from 'esbuild';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as WsClient } from 'ws';
-import { ConversationsClient } from '../../src/agent-server/conversations-client.js';
-import { EventsClient } from '../../src/agent-server/events-client.js';
+import { ConversationsClient, EventsClient } from '../../src/agent-server/index.js';
 import { isAuthenticationError } from '../../src/core/errors.js';
-import { GatewayAdminClient } from '../../src/gateway/admin-client.js';
-import { gatewayModelEntry } from '../../src/gateway/model-entry.js';
-import { profileExtraHeaders } from '../../src/gateway/profile-headers.js';
+import { GatewayAdminClient, gatewayModelEntry, profileExtraHeaders } from '../../src/gateway/index.js';
 import { type Event, isConversationStateUpdateEvent } from '../../src/models/index.js';
-import { PlatformClient } from '../../src/platform/platform-client.js';
-import { RuntimeAdminClient } from '../../src/runtime/client.js';
-import { isAdminLoginError } from '../../src/runtime/errors.js';
+import { PlatformClient } from '../../src/platform/index.js';
+import { isAdminLoginError, RuntimeAdminClient } from '../../src/runtime/index.js';
 import {
   type LoopbackSimulator,
   type MswSimulator,
   SIMULATED_SERVICES,
   type Simulator,
   startSimulator,
-} from '../../src/testing/simulator.js';
-import { resolveTraceExport } from '../../src/tracing/resolve-export.js';
+} from '../../src/testing.js';
+import { resolveTraceExport } from '../../src/tracing.js';
 
 const TERMINAL = ['finished', 'error', 'stuck'];
 

@@ -3,7 +3,7 @@ import * as api from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { RandomIdGenerator, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Event } from '../../src/models/schemas.js';
+import type { Event } from '../../src/models/index.js';
 import {
   buildTraceTree,
   conversationIdGenerator,

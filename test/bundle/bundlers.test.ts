@@ -55,6 +55,10 @@ function sourcesOf(dir: string): string[] {
 beforeAll(async () => {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(pkg, { recursive: true });
+  // The apps' own package scope: without it the nearest package.json is the repository's, whose name makes
+  // `agent-platform-sdk` resolve to the repository's own dist/ (a package may import itself by name), which
+  // does not exist before the build.
+  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'bundle-proof-app', private: true }));
   cpSync(join(root, 'package.json'), join(pkg, 'package.json'));
   await build({
     entryPoints: sourcesOf(join(root, 'src')),

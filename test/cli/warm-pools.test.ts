@@ -88,6 +88,8 @@ function run(
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that exits before reading its stdin makes this write fail with EPIPE: expected, not an error.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }

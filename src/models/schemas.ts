@@ -89,46 +89,7 @@ import type {
   ValidationError,
 } from './types.generated.js';
 
-export type {
-  ACPToolCallEvent,
-  Action,
-  ActionEvent,
-  AgentErrorEvent,
-  Condensation,
-  CondensationRequest,
-  CondensationSummaryEvent,
-  ConversationErrorEvent,
-  ConversationStateUpdateEvent,
-  CriticResult,
-  ErrorClassification,
-  EventInput,
-  HookExecutionEvent,
-  HTTPValidationError,
-  ImageContent,
-  InterruptEvent,
-  KnownActionMap,
-  KnownObservationMap,
-  KnownToolDefinitionMap,
-  LLMCompletionLogEvent,
-  Message,
-  MessageEvent,
-  MessageToolCall,
-  Observation,
-  ObservationEvent,
-  PauseEvent,
-  ReasoningItemModel,
-  RedactedThinkingBlock,
-  SecurityAnalysisEvent,
-  ServerErrorEvent,
-  StreamingDeltaEvent,
-  SystemPromptEvent,
-  TextContent,
-  ThinkingBlock,
-  TokenEvent,
-  ToolDefinition,
-  UserRejectObservation,
-  ValidationError,
-};
+export type * from './types.generated.js';
 
 /** One of the content items of a message. */
 export type Content = TextContent | ImageContent;

@@ -60,7 +60,6 @@ import type {
   ConversationStateUpdateEvent,
   CriticResult,
   ErrorClassification,
-  EventInput,
   HookExecutionEvent,
   HTTPValidationError,
   ImageContent,

@@ -225,7 +225,10 @@ describe.skipIf(venv === undefined)(`AgentServerClient against the real agent se
 
     const added = await client.workspaces.add([{ id: 'w1', name: 'ws', path: server.workspaceDir }]);
     expect(added.workspaces.map((workspace) => workspace.path)).toContain(server.workspaceDir);
-    expect(await client.workspaces.delete(server.workspaceDir)).toBe(true);
+    expect(await client.workspaces.delete(server.workspaceDir)).toMatchObject({
+      id: server.workspaceDir,
+      deleted: true,
+    });
     await expect(client.profiles.get('no-such-profile')).rejects.toSatisfy(isNotFoundError);
   });
 

@@ -20,6 +20,15 @@ const { recordExchanges, recordOpenApi, recordScenario } = await import(
 const { SCENARIOS } = await import('../test/conformance/support/scenarios.js');
 
 const root = resolve(import.meta.dirname, '..');
+
+/**
+ * Writes a recording as JSON, with this checkout's path replaced by `<repo>`: the real server reports where its
+ * Python runs (`py_interpreter_path` under `.cache/peers/`), and a fixture must not name the machine it was
+ * recorded on.
+ */
+function writeRecording(file: string, value: unknown): void {
+  writeFileSync(file, `${JSON.stringify(value, null, 1).replaceAll(root, '<repo>')}\n`);
+}
 const wanted = process.argv.slice(2);
 process.env.CONFORMANCE_ALL = '1';
 const versions = versionsUnderTest('agent-server').filter(
@@ -40,19 +49,16 @@ for (const { version } of versions) {
     mkdirSync(dir, { recursive: true });
     for (const name of Object.keys(SCENARIOS)) {
       const recorded = await recordScenario(server, llm, name);
-      writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ version, ...recorded }, null, 1)}\n`);
+      writeRecording(join(dir, `${name}.json`), { version, ...recorded });
       const kinds = new Set(recorded.events.map((event) => String(event.kind)));
       console.error(
         `record-real: ${version} ${name}: ${recorded.status}, ${recorded.events.length} events (${[...kinds].join(', ')})`,
       );
     }
     const exchanges = await recordExchanges(server, llm);
-    writeFileSync(join(dir, 'exchanges.json'), `${JSON.stringify({ version, exchanges }, null, 1)}\n`);
+    writeRecording(join(dir, 'exchanges.json'), { version, exchanges });
     mkdirSync(join(root, 'test/fixtures/openapi'), { recursive: true });
-    writeFileSync(
-      join(root, 'test/fixtures/openapi', `${version}.json`),
-      `${JSON.stringify(await recordOpenApi(server), null, 1)}\n`,
-    );
+    writeRecording(join(root, 'test/fixtures/openapi', `${version}.json`), await recordOpenApi(server));
   } catch (error) {
     console.error(
       `record-real: ${version} failed: ${(error as Error).message}\n${server.log().slice(-3000)}`,

@@ -16,6 +16,7 @@ import { compiledParsers } from '../../src/models/compiled/validators.js';
 import { getUnknownInfo, parseEvent } from '../../src/models/index.js';
 import { PARSE_PARAMS } from '../../src/models/messages.js';
 import { lenientSchemas, strictSchemas } from '../../src/models/schemas.js';
+import { mutateAt, parentOf, paths, VALUE_CHANGES } from './support/mutate.js';
 
 type Json = Record<string, unknown>;
 
@@ -90,50 +91,19 @@ function compare(schema: z.ZodMiniType, input: unknown): [string, string] {
   ];
 }
 
-type Path = (string | number)[];
-function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
-  if (typeof value !== 'object' || value === null) return out;
-  for (const [key, child] of Object.entries(value)) {
-    const step = Array.isArray(value) ? Number(key) : key;
-    out.push([...prefix, step]);
-    paths(child, [...prefix, step], out);
-  }
-  return out;
-}
-
 /** One input with one change at one place: a null, a deletion, a wrong type, an extra key, a new kind. */
 function mutations(inputs: Json[]): fc.Arbitrary<Json> {
-  const changes = [
-    'null',
-    'delete',
-    'number',
-    'string',
-    'boolean',
-    'array',
-    'object',
-    'extra',
-    'kind',
-  ] as const;
+  const changes = [...VALUE_CHANGES, 'extra', 'kind'] as const;
   return fc
     .tuple(fc.nat({ max: inputs.length - 1 }), fc.nat(), fc.constantFrom(...changes))
     .map(([which, at, change]) => {
       const sample = structuredClone(inputs[which]!);
       const places = paths(sample);
       const path = places[at % places.length] ?? ['kind'];
-      let parent = sample as Record<string | number, unknown>;
-      for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-      const key = path.at(-1)!;
-      if (change === 'null') parent[key] = null;
-      else if (change === 'delete') {
-        if (Array.isArray(parent) && typeof key === 'number') parent.splice(key, 1);
-        else delete parent[key];
-      } else if (change === 'number') parent[key] = 42.5;
-      else if (change === 'string') parent[key] = 'surprise';
-      else if (change === 'boolean') parent[key] = true;
-      else if (change === 'array') parent[key] = [];
-      else if (change === 'object') parent[key] = {};
-      else if (change === 'kind') parent.kind = 'SomethingNewAction';
-      else parent.extra_field = { nested: [1, null] };
+      const { parent } = parentOf(sample, path);
+      if (change === 'kind') parent.kind = 'SomethingNewAction';
+      else if (change === 'extra') parent.extra_field = { nested: [1, null] };
+      else mutateAt(sample, path, change);
       return sample;
     });
 }

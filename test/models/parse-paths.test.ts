@@ -9,6 +9,7 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from 'zod/mini';
 import { enableCompiledParsers, getUnknownInfo, safeParseEvent } from '../../src/models/index.js';
+import { mutateAt, parentOf, paths, VALUE_CHANGES } from './support/mutate.js';
 
 const dir = new URL('../fixtures/anchor-events/', import.meta.url);
 const samples = readdirSync(dir)
@@ -16,21 +17,7 @@ const samples = readdirSync(dir)
   .sort()
   .map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as Record<string, unknown>);
 
-type Path = (string | number)[];
-
-function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
-  if (typeof value !== 'object' || value === null) return out;
-  const entries: [string | number, unknown][] = Array.isArray(value)
-    ? value.map((v, i) => [i, v])
-    : Object.entries(value as Record<string, unknown>);
-  for (const [key, child] of entries) {
-    out.push([...prefix, key]);
-    paths(child, [...prefix, key], out);
-  }
-  return out;
-}
-
-const changes = ['null', 'delete', 'number', 'string', 'boolean', 'array', 'object', 'extra'] as const;
+const changes = [...VALUE_CHANGES, 'extra'] as const;
 
 /** A sample with one change at one place (the kind is left alone: unknown kinds do not reach a variant). */
 const mutated: fc.Arbitrary<Record<string, unknown>> = fc
@@ -39,19 +26,12 @@ const mutated: fc.Arbitrary<Record<string, unknown>> = fc
     const sample = structuredClone(samples[which]!);
     const places = paths(sample).filter((p) => !(p.length === 1 && p[0] === 'kind'));
     const path = places[at % places.length]!;
-    let parent = sample as Record<string | number, unknown>;
-    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-    const key = path.at(-1)!;
-    if (change === 'null') parent[key] = null;
-    else if (change === 'delete') {
-      if (Array.isArray(parent) && typeof key === 'number') parent.splice(key, 1);
-      else delete parent[key];
-    } else if (change === 'number') parent[key] = 42.5;
-    else if (change === 'string') parent[key] = 'surprise';
-    else if (change === 'boolean') parent[key] = true;
-    else if (change === 'array') parent[key] = [];
-    else if (change === 'object') parent[key] = {};
-    else if (typeof parent[key] === 'object' && parent[key] !== null && !Array.isArray(parent[key])) {
+    if (change !== 'extra') {
+      mutateAt(sample, path, change);
+      return sample;
+    }
+    const { parent, key } = parentOf(sample, path);
+    if (typeof parent[key] === 'object' && parent[key] !== null && !Array.isArray(parent[key])) {
       (parent[key] as Record<string, unknown>).extra_field = { nested: [1, null] };
     } else parent.extra_field = 'x';
     return sample;

@@ -23,7 +23,7 @@ export const PATTERN_B_WARNINGS: readonly GatewayConfigNote[] = [
     level: 'warning',
     code: 'pattern-b-model-list-size',
     message:
-      'the model list will return 200 or more entries: the configured ones, the built-in registry of the compatible family as compat/<model> (most of which do not exist upstream, and which are sent upstream with that prefix), and a literal "*" on some gateway versions',
+      'the model list will return 200 or more entries: the configured ones, the built-in registry of the compatible family as compat/<model> (most of which do not exist upstream, and which are sent upstream with their provider prefix), and a literal "*" on some gateway versions',
   },
   {
     level: 'warning',
@@ -34,7 +34,7 @@ export const PATTERN_B_WARNINGS: readonly GatewayConfigNote[] = [
     level: 'warning',
     code: 'pattern-b-unknown-forwarded',
     message:
-      'every model name is forwarded verbatim (no prefix removed); names the external gateway does not serve are its 400',
+      'every chat model name is forwarded verbatim to /chat/completions (no prefix removed; registry names of Responses-only or completion models go to /responses or /completions instead); names the external gateway does not serve are its 400',
   },
 ];
 

@@ -71,6 +71,10 @@ async function failure(promise: Promise<unknown>): Promise<APIError> {
   throw new Error('expected the call to fail');
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function expectNoSecret(chain: GatewayChain, ...values: unknown[]) {
   for (const value of values) {
     const text = [String(value), JSON.stringify(value), inspect(value, { depth: 8 })].join('\n');
@@ -298,12 +302,27 @@ for (const { version } of versionsUnderTest('gateway')) {
         failure: 'upstream-model-not-found',
       });
 
-      // A registry name from the list is forwarded as listed (with its prefix), so only the names the
-      // external gateway itself serves can be called.
-      const listed = (await gateway.listModels()).map((m) => m.id).find((id) => id.startsWith('compat/'))!;
-      const registryCall = await failure(gateway.probeModel(listed));
-      expect(registryCall.status).toBe(400);
-      expect(last(chain.external.received).body.model).toBe(listed.replace(/^compat\//, 'openai/'));
+      // Every registry name of the list reaches the external gateway, which does not serve it (its 400). The
+      // registry's mode of the name picks the endpoint: chat models go to /chat/completions with their prefix
+      // (`openai/…` on the real wire), Responses-only models (the -pro, -codex and deep-research families) to
+      // /responses (1.94.1 strips the prefix there), completion models to /completions. The list comes in a
+      // different order on every start, so all of it is probed.
+      const registry = (await gateway.listModels()).map((m) => m.id).filter((id) => id.startsWith('compat/'));
+      const byPath: Record<string, number> = {};
+      for (const name of new Set(registry)) {
+        const registryCall = await failure(gateway.probeModel(name));
+        expect(registryCall.status, name).toBe(400);
+        const hop = last(chain.external.received);
+        const real = name.replace(/^compat\//, 'openai/');
+        const expected =
+          hop.path === '/v1/responses' && version === '1.94.1' ? real.replace(/^openai\//, '') : real;
+        expect(`${hop.path} ${hop.body.model}`, name).toMatch(
+          new RegExp(`^/v1/(chat/completions|responses|completions) ${escapeRegExp(expected)}$`),
+        );
+        byPath[hop.path] = (byPath[hop.path] ?? 0) + 1;
+      }
+      expect(byPath['/v1/chat/completions']).toBeGreaterThan(registry.length / 2);
+      console.log(`gateway ${version}: registry names by endpoint ${JSON.stringify(byPath)}`);
     });
 
     it('/model/new, /model/delete and spend logs without a database: typed errors that say so, no key shown', async () => {

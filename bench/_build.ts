@@ -1,6 +1,7 @@
-// The package as the benchmarks load it: every source file of the COMMITTED tree (`git archive` of HEAD's src)
-// transpiled on its own by esbuild, target es2022, exactly as tsup writes `dist/esm/` (tsup.config.ts,
-// `bundle: false`), into `.cache/bench/<tree hash of src>/`. Committed, so that edits in progress in the working
+// The package as the benchmarks load it, from the COMMITTED tree (`git archive` of HEAD's src), into
+// `.cache/bench/<tree hash of src>/`: `node/`, the Node bundle exactly as `npm run build` writes `dist/node/`
+// (scripts/node-bundle.ts; what an app on Node imports), and `esm/`, every source file transpiled on its own as
+// tsup writes `dist/esm/` (the benchmarks' servers use its internals). Committed, so that edits in progress in the working
 // tree never break or colour a figure; its own directory, so that no benchmark rewrites the `dist/` that other
 // runs use. `BENCH_SOURCE=<commit>` builds another commit (to compare two), `BENCH_SOURCE=worktree` the working
 // tree (to measure a change before committing it).
@@ -8,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, globSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildNodeBundle } from '../scripts/node-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = process.env.BENCH_SOURCE || 'HEAD';
@@ -22,7 +24,7 @@ export function builtFrom(): string {
     : `${git('rev-parse', '--short', SOURCE)} (src tree ${srcTree().slice(0, 10)})`;
 }
 
-/** Transpiles `<sources>src/**` (the CLIs aside) into `<base>/esm`. */
+/** Transpiles `<sources>src/**` (the CLIs aside) into `<base>/esm` and bundles its Node entries into `<base>/node`. */
 async function transpile(sources: string, base: string): Promise<string> {
   const out = `${base}/esm`;
   await build({
@@ -37,6 +39,7 @@ async function transpile(sources: string, base: string): Promise<string> {
     bundle: false,
     logLevel: 'error',
   });
+  await buildNodeBundle(`${sources}src`, `${base}/node`);
   return out;
 }
 
@@ -70,5 +73,7 @@ export function sdkDir(): Promise<string> {
   return built;
 }
 
+/** The directory of the Node bundle (package.json `node` conditions: `index.js`, `models.js`, …). */
+export const nodeDir = async () => (await sdkDir()).replace(/esm$/, 'node');
 /** The package's Node entry (package.json `exports["."].import.node`). */
-export const nodeEntry = async () => `${await sdkDir()}/index.node.js`;
+export const nodeEntry = async () => `${await nodeDir()}/index.js`;

@@ -8,10 +8,10 @@ import { Worker } from 'node:worker_threads';
 // The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
 const hooks = './_ts-sources.ts';
 await import(hooks);
-const { sdkDir } = await import('./_build.js');
-// The package's Node entry, as an app imports it (bench/_build.ts).
+const { nodeEntry, sdkDir } = await import('./_build.js');
 const sdk = await sdkDir();
-const { EventsClient } = (await import(`${sdk}/index.node.js`)) as typeof import('../src/index.js');
+// The package's Node entry, as an app imports it (bench/_build.ts).
+const { EventsClient } = (await import(await nodeEntry())) as typeof import('../src/index.js');
 
 export type Protocol = 'events' | 'session';
 /** One run: wall-clock and main-thread CPU milliseconds (the server is another thread). */

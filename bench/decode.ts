@@ -28,12 +28,12 @@ const mix = conversationMix();
 const corpus = mix.texts;
 
 type Models = typeof import('../src/models/index.js');
-const { sdkDir, builtFrom } = await import('./_build.js');
-const sdk = await sdkDir();
+const { nodeDir, builtFrom } = await import('./_build.js');
+const sdk = await nodeDir();
 
 // Loads the decoders as an app on Node gets them: `agent-platform-sdk/models`, its Node entry.
 async function decoders(): Promise<Record<Name, (text: string) => unknown>> {
-  const models = (await import(`${sdk}/models.node.js`)) as Models;
+  const models = (await import(`${sdk}/models.js`)) as Models;
   return {
     json: (text) => JSON.parse(text),
     lenient: (text) => models.parseEvent(text),
@@ -66,7 +66,7 @@ const COLD_ROUNDS = option('cold-rounds', 7);
 const all = await decoders();
 
 // Every event of the mix must decode to a known event in both modes, or the timing means nothing.
-const { isUnknownEvent, parseEvent } = (await import(`${sdk}/models.node.js`)) as Models;
+const { isUnknownEvent, parseEvent } = (await import(`${sdk}/models.js`)) as Models;
 for (const text of corpus) {
   for (const mode of ['lenient', 'strict'] as const) {
     if (isUnknownEvent(parseEvent(text, { mode })))

@@ -13,8 +13,9 @@ const hooks = './_ts-sources.ts';
 await import(hooks);
 
 // The committed sources as the package ships them (bench/_build.ts).
-const sdk = await (await import('./_build.js')).sdkDir();
-const { EventsClient } = (await import(`${sdk}/index.node.js`)) as typeof import('../src/index.js');
+const { sdkDir, nodeEntry } = await import('./_build.js');
+const sdk = await sdkDir();
+const { EventsClient } = (await import(await nodeEntry())) as typeof import('../src/index.js');
 const { serveAgentServer } = (await import(
   `${sdk}/testing/agent-server/loopback.js`
 )) as typeof import('../src/testing/agent-server/loopback.js');

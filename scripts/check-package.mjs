@@ -60,9 +60,10 @@ function main() {
 
 // Budgets of `npm pack` (docs/performance.md, "Package size"). The JavaScript source maps are most of it; the
 // root entry's declarations must stay small (they are what every app type-checks).
+// 2.8 MB packed / 18 MB unpacked until the Node bundle (dist/node/, 2.3 MB with its maps) came in: 2.88 / 18.56.
 const PACK_BUDGETS = {
-  packed: 2_800_000,
-  unpacked: 18_000_000,
+  packed: 3_000_000,
+  unpacked: 19_000_000,
   declarations: 1_200_000,
   rootDeclarations: 300_000,
 };

@@ -24,14 +24,17 @@ const BUDGETS = [
     maxGzip: 45_000,
     forbid: ['ky'],
   },
-  // Bundler proof (test/bundle): a Node app bundled for Node keeps the event validators compiled at build time
-  // (src/models/compiled/validators.ts, ~50 kB gzip), which browser bundles leave out.
+  // Bundler proof (test/bundle): a Node app bundled for Node gets the Node bundle (dist/node/,
+  // scripts/node-bundle.ts) with the event validators compiled at build time (src/models/compiled/validators.ts,
+  // ~50 kB gzip), which browser bundles leave out.
   {
     name: 'Node app (parseEvent, --platform=node)',
     code: "export { parseEvent } from 'agent-platform-sdk';",
     platform: 'node',
-    maxGzip: 90_000,
-    require: ['dist/esm/models/compiled/validators.js'],
+    // 90 kB until the Node entries came as one bundle (zod inlined): an app bundler shakes a prebuilt bundle
+    // less finely than separate modules, 105.3 kB.
+    maxGzip: 110_000,
+    require: ['dist/node/index.js'],
   },
 ];
 

@@ -4,8 +4,9 @@
  * drop the call that switched compiled parsers on; the validators are now imported by the parsers themselves.
  * Browser targets get the empty stand-in (package.json `browser` field) and zod's runtime parser, same results.
  *
- * The package is laid out as an app installs it: package.json as published (exports, browser, sideEffects) and
- * dist/esm transpiled from the sources one file per module, as tsup does, under .cache/bundle-proof/node_modules.
+ * The package is laid out as an app installs it: package.json as published (exports, browser, sideEffects),
+ * dist/esm transpiled from the sources one file per module, as tsup does, and the Node bundle dist/node as
+ * scripts/node-bundle.ts writes it, under .cache/bundle-proof/node_modules.
  * Each app reports whether zod's runtime parser ran for valid events (it does not when the fast path is in).
  */
 import { execFileSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildNodeBundle } from '../../scripts/node-bundle.js';
 import { parseEvent } from '../../src/models/index.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -69,6 +71,7 @@ beforeAll(async () => {
     bundle: false,
     logLevel: 'error',
   });
+  await buildNodeBundle(join(root, 'src'), join(pkg, 'dist/node'));
   writeFileSync(join(work, 'node-app.js'), app('agent-platform-sdk'));
   writeFileSync(join(work, 'models-app.js'), app('agent-platform-sdk/models'));
 }, 60_000);

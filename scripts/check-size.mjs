@@ -31,9 +31,10 @@ const BUDGETS = [
     name: 'Node app (parseEvent, --platform=node)',
     code: "export { parseEvent } from 'agent-platform-sdk';",
     platform: 'node',
-    // 90 kB until the Node entries came as one bundle (zod inlined): an app bundler shakes a prebuilt bundle
-    // less finely than separate modules, 105.3 kB.
-    maxGzip: 110_000,
+    // 90 kB until the Node entries came as one bundle (zod inlined; an app bundler shakes a prebuilt bundle
+    // less finely than separate modules): 105.3 kB, and 118 kB with the build-time predicates
+    // (src/models/compiled/checks.ts, which browser bundles leave out too).
+    maxGzip: 125_000,
     require: ['dist/node/index.js'],
   },
 ];

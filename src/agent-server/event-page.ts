@@ -1,6 +1,7 @@
 import type { Page } from '../core/paginate.js';
 import type { Decoder } from '../core/transport.js';
-import { type Event, safeParseEvent } from '../models/index.js';
+import type { Event } from '../models/index.js';
+import { safeParseOwnedEvent } from '../models/parse.js';
 import { pageDecoder } from './page-decoder.js';
 
 /**
@@ -8,7 +9,7 @@ import { pageDecoder } from './page-decoder.js';
  * SDK does not know is kept as an UnknownEvent.
  */
 export const decodeEventPage: Decoder<Page<Event>> = pageDecoder((item) =>
-  safeParseEvent(item, { mode: 'lenient' }),
+  safeParseOwnedEvent(item, { mode: 'lenient' }),
 );
 
 /** `GET …/count` answers a bare JSON integer. */

@@ -5,7 +5,8 @@ import { type Credential, type RequestOptions, resolveCredential } from '../core
 import { type Page, PagedIterable } from '../core/paginate.js';
 import { encodePath, type QueryValue } from '../core/transport.js';
 import { describe, optionsObject, requireNonEmptyString, requireUuid } from '../core/validate.js';
-import { type Event, safeParseEvent } from '../models/index.js';
+import type { Event } from '../models/index.js';
+import { safeParseOwnedEvent } from '../models/parse.js';
 import { decodeCount, decodeEventPage, decodeSuccess } from './event-page.js';
 import {
   type EventFilter,
@@ -67,7 +68,7 @@ export class EventsClient extends BaseClient {
       method: 'GET',
       path: encodePath('api', 'conversations', conversationId, 'events', eventId),
       ...options,
-      decode: safeParseEvent,
+      decode: safeParseOwnedEvent,
       // The real server answers an unknown event id with 500 "Unknown event_id".
       isPermanent: (status, body) => status === 500 && isUnknownEventIdBody(body),
       mapError: (error) => (isUnknownEventIdBody(error.body) ? eventNotFound(error) : error),

@@ -19,8 +19,8 @@ import {
   isStreamingDeltaEvent,
   type KnownEventKind,
   type KnownEventMap,
-  safeParseEvent,
 } from '../models/index.js';
+import { safeParseOwnedEvent } from '../models/parse.js';
 import { DeliveryLedger, positionTimestamp, type ResumePosition } from './delivery-ledger.js';
 import {
   isAgentServerVersionError,
@@ -587,7 +587,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     } catch {
       raw = text;
     }
-    const parsed = text === undefined ? undefined : safeParseEvent(raw, LENIENT);
+    const parsed = text === undefined ? undefined : safeParseOwnedEvent(raw, LENIENT);
     if (!parsed?.success) {
       const error = parsed?.error ?? new SubscriptionError('The server sent a binary frame');
       this.#ctx.logger.warn(`ignored a frame that is not an event: ${error.message}`);
@@ -690,7 +690,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     switch (envelope.type) {
       case 'durable': {
         const seq = envelope.seq;
-        const parsed = safeParseEvent(envelope.event, LENIENT);
+        const parsed = safeParseOwnedEvent(envelope.event, LENIENT);
         if (typeof seq !== 'number' || !Number.isInteger(seq) || !parsed.success) {
           const error = parsed.success
             ? new SubscriptionError('The server sent a durable envelope without a valid seq')
@@ -712,7 +712,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
         return;
       }
       case 'transient': {
-        const parsed = safeParseEvent(envelope.event, LENIENT);
+        const parsed = safeParseOwnedEvent(envelope.event, LENIENT);
         if (!parsed.success) {
           this.#ctx.logger.warn(`ignored a transient envelope: ${parsed.error.message}`);
           this.#emit('error', parsed.error);

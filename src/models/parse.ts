@@ -10,6 +10,7 @@
  */
 import * as z from 'zod/mini';
 import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
+import { identityChecks } from './compiled/checks.js';
 import { INVALID } from './compiled/runtime.js';
 import { compiledParsers } from './compiled/validators.js';
 import { type ConversationState, ConversationStateSchema } from './conversation-state.js';
@@ -55,6 +56,27 @@ export function enableCompiledParsers(compiler: Compile): void {
 /** Parsers and null plans, built on first use. */
 const cache = new Map<z.ZodMiniType, z.ZodMiniType>();
 const plans = new Map<z.ZodMiniType, Plan | undefined>();
+
+/**
+ * The predicates compiled at build time (src/models/compiled/checks.ts), by schema, built on first use. A value
+ * the SDK decoded itself that is already exactly what the schema would output (the common case: servers send
+ * every field) is returned as it is, without the copy the parsers make. Values a caller passes in are always
+ * copied (`parseEvent(object)` never returns its argument).
+ */
+let checks: Map<z.ZodMiniType, (value: unknown) => boolean> | undefined;
+
+function checkOf(schema: z.ZodMiniType): ((value: unknown) => boolean) | undefined {
+  checks ??= new Map([
+    [lenientSchemas.Event, identityChecks.lenientEvent],
+    [strictSchemas.Event, identityChecks.strictEvent],
+    [lenientSchemas.Action, identityChecks.lenientAction],
+    [strictSchemas.Action, identityChecks.strictAction],
+    [lenientSchemas.Observation, identityChecks.lenientObservation],
+    [strictSchemas.Observation, identityChecks.strictObservation],
+    [ConversationStateSchema, identityChecks.conversationState],
+  ] as [z.ZodMiniType, (value: unknown) => boolean][]);
+  return checks.get(schema);
+}
 
 /**
  * The schema with its fast path: the validator compiled at build time (src/models/compiled/validators.ts) when
@@ -125,6 +147,22 @@ function unexpected(error: unknown): ValidationIssue[] {
 
 /** Parses one event. Lenient by default; see the module comment for what each mode accepts. */
 export function safeParseEvent(input: unknown, options?: ParseOptions): SafeParseResult<Event> {
+  return parseEventFrom(input, options, typeof input === 'string');
+}
+
+/**
+ * `safeParseEvent` for a value the SDK decoded itself (a frame's or a page's JSON), which nothing else holds:
+ * the result may be the value itself. Internal (not exported by the package).
+ */
+export function safeParseOwnedEvent(value: unknown, options?: ParseOptions): SafeParseResult<Event> {
+  return parseEventFrom(value, options, true);
+}
+
+function parseEventFrom(
+  input: unknown,
+  options: ParseOptions | undefined,
+  owned: boolean,
+): SafeParseResult<Event> {
   try {
     // `decode` inlined: this runs for every streamed event, and its result object is garbage at once.
     let value: unknown = input;
@@ -136,6 +174,7 @@ export function safeParseEvent(input: unknown, options?: ParseOptions): SafePars
       }
     }
     if (options?.mode === 'strict') {
+      if (owned && checkOf(strictSchemas.Event)?.(value)) return { success: true, data: value as Event };
       const result = compiled(strictSchemas.Event).safeParse(value, PARSE_PARAMS);
       if (result.success) return { success: true, data: result.data as Event };
       return failure('event', toValidationIssues(result.error.issues), input);
@@ -146,6 +185,7 @@ export function safeParseEvent(input: unknown, options?: ParseOptions): SafePars
     }
     if (!EVENT_KIND_SET.has(value.kind))
       return { success: true, data: makeUnknown(value, 'unknown-kind') as Event };
+    if (owned && checkOf(lenientSchemas.Event)?.(value)) return { success: true, data: value as Event };
     const parser = lenientEventParser();
     let result = parser.safeParse(value, PARSE_PARAMS);
     if (result.success) return { success: true, data: result.data as Event };
@@ -185,6 +225,8 @@ export function safeParseModel<T extends z.ZodMiniType>(
     const decoded = decode(input);
     if (!decoded.ok) return failure(what, decoded.issues, input);
     const value = decoded.value;
+    if (typeof input === 'string' && checkOf(schema)?.(value))
+      return { success: true, data: value as z.output<T> };
     const parser = compiled(schema);
     let result = parser.safeParse(value, PARSE_PARAMS);
     if (result.success) return { success: true, data: result.data };

@@ -1,4 +1,7 @@
 /**
+ * The predicates compiled at build time (src/models/compiled/checks.ts, written by scripts/compile-checks.ts)
+ * may accept a value only when zod's parser outputs an equal value (the parsers then return the value itself).
+ *
  * The validators compiled at build time (src/models/compiled/validators.ts, written by
  * scripts/compile-validators.ts) must give exactly what zod's own parser gives: compared on every real recorded
  * event (test/fixtures/real/**, test/fixtures/anchor-events) and on random mutations of them, in both modes, for
@@ -11,10 +14,13 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { INVALID, withParser } from 'zod/v4/core';
+import { generate as generateChecks } from '../../scripts/compile-checks.js';
 import { generate } from '../../scripts/compile-validators.js';
+import { identityChecks } from '../../src/models/compiled/checks.js';
 import { compiledParsers } from '../../src/models/compiled/validators.js';
 import { getUnknownInfo, parseEvent } from '../../src/models/index.js';
 import { PARSE_PARAMS } from '../../src/models/messages.js';
+import { safeParseOwnedEvent } from '../../src/models/parse.js';
 import { lenientSchemas, strictSchemas } from '../../src/models/schemas.js';
 import { mutateAt, parentOf, paths, VALUE_CHANGES } from './support/mutate.js';
 
@@ -183,5 +189,65 @@ describe('validators compiled at build time', () => {
     const second = fast({ kind: 'PauseEvent' }) as Json;
     expect(first.id).toBeTypeOf('string');
     expect(first.id).not.toBe(second.id);
+  });
+});
+
+describe('predicates compiled at build time (a value that needs no change is returned as it is)', () => {
+  const checkOf: Record<keyof typeof roots, (value: unknown) => boolean> = {
+    'lenient Event': identityChecks.lenientEvent!,
+    'strict Event': identityChecks.strictEvent!,
+    'lenient Action': identityChecks.lenientAction!,
+    'strict Action': identityChecks.strictAction!,
+    'lenient Observation': identityChecks.lenientObservation!,
+    'strict Observation': identityChecks.strictObservation!,
+  };
+
+  it('are what scripts/compile-checks.ts writes from the current schemas (run it when this fails)', async () => {
+    const committed = readFileSync(new URL('../../src/models/compiled/checks.ts', import.meta.url), 'utf8');
+    expect((await generateChecks()) === committed).toBe(true);
+  }, 60_000);
+
+  for (const [name, schema] of Object.entries(roots) as [keyof typeof roots, z.ZodMiniType][]) {
+    const check = checkOf[name];
+    /**
+     * Whatever the predicate accepts, zod parses into an equal value (no default filled, no key dropped). The
+     * values are JSON texts decoded, as the SDK only returns values it decoded itself.
+     */
+    const sound = (input: unknown) => {
+      const value: unknown = JSON.parse(JSON.stringify(input));
+      if (!check(value)) return false;
+      const result = schema.safeParse(structuredClone(value), PARSE_PARAMS);
+      expect(result.success, `${name}: ${JSON.stringify(value).slice(0, 200)}`).toBe(true);
+      expect(result.data).toStrictEqual(value);
+      return true;
+    };
+
+    it(`${name}: accept every real recorded input, each parsed by zod into an equal value`, () => {
+      const accepted = inputsOf(name).filter(sound);
+      // Real servers send every field: none of their events needs a copy.
+      expect(accepted.length).toBe(inputsOf(name).length);
+    });
+
+    it(`${name}: accept a mutated input only when zod parses it into an equal value`, () => {
+      const inputs = fc.sample(mutations(inputsOf(name)), { numRuns: 1500, seed: 23 });
+      const accepted = inputs.filter(sound).length;
+      // Both answers occur: mutations that keep the value exact, and ones that need the parser.
+      expect(accepted).toBeGreaterThan(0);
+      expect(accepted).toBeLessThan(inputs.length);
+    });
+  }
+
+  it('the SDK returns a value it decoded itself when it needs no change, and copies anything a caller passes', () => {
+    const input = structuredClone(events.find((event) => event.kind === 'ActionEvent')!);
+    const owned = safeParseOwnedEvent(input);
+    expect(owned.success && owned.data).toBe(input);
+    const given = parseEvent(input);
+    expect(given).not.toBe(input);
+    expect(given).toStrictEqual(input);
+    // A value that needs a default filled in is copied even when the SDK decoded it.
+    const { timestamp: _, ...withoutTimestamp } = input;
+    const filled = safeParseOwnedEvent(withoutTimestamp);
+    expect(filled.success && filled.data).not.toBe(withoutTimestamp);
+    expect(filled.success && typeof (filled.data as Json).timestamp).toBe('string');
   });
 });

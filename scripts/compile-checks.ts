@@ -1,0 +1,277 @@
+// Build step: writes src/models/compiled/checks.ts, one predicate per parsed schema that answers "is this value
+// already exactly what the schema's parser would return?". When it is, the parsers return the value itself
+// (no copy, no allocation); when it is not (a default to fill, an unknown key to drop, an unknown kind to wrap,
+// anything invalid), they run the build-time validators (validators.ts) or zod as before. See
+// docs/performance.md, "Decoding".
+//
+//   node scripts/compile-checks.ts           writes the file (`npm run build` runs it)
+//   node scripts/compile-checks.ts --check   exits 1 when the committed file is stale
+//
+// The predicates are conservative: a schema construct they do not know (transforms, pipes, custom checks, …)
+// answers `false`, so the parser decides. test/models/compiled-validators.test.ts checks, on the real corpus and on
+// mutated events, that every value a predicate accepts is parsed by zod into an equal value.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
+      const url = new URL(`${specifier.slice(0, -3)}.ts`, context.parentURL);
+      if (existsSync(fileURLToPath(url))) return nextResolve(url.href, context);
+    }
+    return nextResolve(specifier, context);
+  },
+});
+
+export const OUTPUT = fileURLToPath(new URL('../src/models/compiled/checks.ts', import.meta.url));
+
+// biome-ignore lint/suspicious/noExplicitAny: zod's schema internals (`_zod.def`) are untyped here.
+type Schema = any;
+
+/** The schemas parse.ts checks, by the name the generated module exports them under. */
+async function loadRoots(): Promise<[string, Schema][]> {
+  const { lenientSchemas, strictSchemas } = await import('../src/models/schemas.js');
+  const { ConversationStateSchema } = await import('../src/models/conversation-state.js');
+  return [
+    ['lenientEvent', lenientSchemas.Event],
+    ['strictEvent', strictSchemas.Event],
+    ['lenientAction', lenientSchemas.Action],
+    ['strictAction', strictSchemas.Action],
+    ['lenientObservation', lenientSchemas.Observation],
+    ['strictObservation', strictSchemas.Observation],
+    ['conversationState', ConversationStateSchema],
+  ];
+}
+
+export async function generate(): Promise<string> {
+  const roots = await loadRoots();
+  const functions: string[] = [];
+  const constants: string[] = [];
+  const nameOf = new Map<unknown, string>(); // def → function name
+  const byText = new Map<string, string>(); // function body → name (identical checks are written once)
+  const setOf = new Map<string, string>();
+  const building = new Set<unknown>();
+
+  const set = (values: unknown[]): string => {
+    const text = `new Set(${JSON.stringify(values)})`;
+    let name = setOf.get(text);
+    if (!name) {
+      name = `S${setOf.size}`;
+      setOf.set(text, name);
+      constants.push(`const ${name} = ${text};`);
+    }
+    return name;
+  };
+
+  /** A function `(v) => boolean` for a container schema, written once per def. */
+  const fn = (schema: Schema, body: () => string): string => {
+    const def = schema._zod.def;
+    const known = nameOf.get(def);
+    if (known) return known;
+    if (building.has(def)) throw new Error('recursive schema');
+    building.add(def);
+    const text = body();
+    building.delete(def);
+    let name = byText.get(text);
+    if (!name) {
+      name = `c${byText.size}`;
+      byText.set(text, name);
+      functions.push(`function ${name}(v) {\n${text}\n}`);
+    }
+    nameOf.set(def, name);
+    return name;
+  };
+
+  /** A boolean expression: `v` (an identifier) is exactly what the schema would output for it. */
+  const expr = (schema: Schema, v: string): string => {
+    const def = schema._zod.def;
+    const checks: Schema[] = (def.checks ?? []).map((check: Schema) => check._zod.def);
+    switch (def.type) {
+      case 'string': {
+        if (def.coerce) return 'false';
+        const parts = [`typeof ${v} === "string"`];
+        for (const check of checks) {
+          if (check.check === 'min_length') parts.push(`${v}.length >= ${check.minimum}`);
+          else if (check.check === 'max_length') parts.push(`${v}.length <= ${check.maximum}`);
+          else if (check.check === 'length_equals') parts.push(`${v}.length === ${check.length}`);
+          else return 'false';
+        }
+        return `(${parts.join(' && ')})`;
+      }
+      case 'number': {
+        // `z.int()` is a number of format `safeint`, which is also its own check.
+        if (def.coerce || (def.format && def.format !== 'safeint')) return 'false';
+        const parts = [
+          `typeof ${v} === "number"`,
+          def.format === 'safeint' ? `Number.isSafeInteger(${v})` : `Number.isFinite(${v})`,
+        ];
+        for (const check of checks) {
+          const op = check.inclusive ? '=' : '';
+          if (check.check === 'number_format' && check.format === def.format) continue;
+          if (check.check === 'greater_than') parts.push(`${v} >${op} ${Number(check.value)}`);
+          else if (check.check === 'less_than') parts.push(`${v} <${op} ${Number(check.value)}`);
+          else return 'false';
+        }
+        return `(${parts.join(' && ')})`;
+      }
+      case 'boolean':
+        return checks.length || def.coerce ? 'false' : `typeof ${v} === "boolean"`;
+      case 'null':
+        return `${v} === null`;
+      case 'unknown':
+      case 'any':
+        return checks.length ? 'false' : 'true';
+      case 'never':
+        return 'false';
+      case 'literal':
+        return `(${(def.values as unknown[]).map((value) => `${v} === ${literal(value)}`).join(' || ')})`;
+      case 'enum': {
+        const values = Object.values(def.entries as Record<string, unknown>);
+        return values.length <= 3
+          ? `(${values.map((value) => `${v} === ${literal(value)}`).join(' || ')})`
+          : `${set(values)}.has(${v})`;
+      }
+      case 'nullable':
+        return `(${v} === null || ${expr(def.innerType, v)})`;
+      case 'optional':
+        return `(${v} === undefined || ${expr(def.innerType, v)})`;
+      case 'default':
+        // Absent, the parser would fill the default in: not the same value.
+        return `(${v} !== undefined && ${expr(def.innerType, v)})`;
+      case 'object':
+      case 'array':
+      case 'record':
+      case 'tuple':
+      case 'union':
+        return checks.length ? 'false' : `${container(schema)}(${v})`;
+      default:
+        // Transforms, pipes, prefaults, lazy, catch, custom: the parser decides.
+        return 'false';
+    }
+  };
+
+  const OBJECT_GUARD = 'if (typeof v !== "object" || v === null || Array.isArray(v)) return false;';
+
+  const container = (schema: Schema): string => {
+    const def = schema._zod.def;
+    switch (def.type) {
+      case 'object':
+        return fn(schema, () => {
+          const keys = Object.keys(def.shape);
+          const loose = def.catchall?._zod.def.type === 'unknown';
+          const lines = [OBJECT_GUARD];
+          if (loose) {
+            // The parser copies unknown keys but never an own `__proto__` (JSON.parse makes one).
+            lines.push('if (hasOwn.call(v, "__proto__")) return false;');
+          } else {
+            // Strict objects reject unknown keys, stripping ones drop them: either way not this value.
+            if (def.catchall && def.catchall._zod.def.type !== 'never') return 'return false;';
+            lines.push(`for (const k in v) if (!${set(keys)}.has(k)) return false;`);
+          }
+          keys.forEach((key, i) => {
+            const field = def.shape[key];
+            const value = `f${i}`;
+            lines.push(`const ${value} = v[${JSON.stringify(key)}];`);
+            // A required key the value lacks would come out as `key: undefined` (or fail): not the same value.
+            const present = field._zod.def.type === 'optional' ? '' : `${value} !== undefined && `;
+            lines.push(`if (!(${present}${expr(field, value)})) return false;`);
+          });
+          lines.push('return true;');
+          return lines.join('\n');
+        });
+      case 'array':
+        return fn(
+          schema,
+          () =>
+            `if (!Array.isArray(v)) return false;\nfor (let i = 0; i < v.length; i++) {\nconst e = v[i];\nif (!(e !== undefined && ${expr(def.element, 'e')})) return false;\n}\nreturn true;`,
+        );
+      case 'tuple':
+        return fn(schema, () => {
+          const items: Schema[] = def.items;
+          if (def.rest) return 'return false;';
+          const parts = items.map((item, i) => `v[${i}] !== undefined && ${expr(item, `v[${i}]`)}`);
+          return `return Array.isArray(v) && v.length === ${items.length}${parts.map((part) => ` && (${part})`).join('')};`;
+        });
+      case 'record':
+        return fn(schema, () => {
+          const key = def.keyType._zod.def;
+          if (key.type !== 'string' || key.checks?.length || key.coerce) return 'return false;';
+          return `${OBJECT_GUARD}\nif (hasOwn.call(v, "__proto__")) return false;\nfor (const k in v) {\nconst e = v[k];\nif (!(e !== undefined && ${expr(def.valueType, 'e')})) return false;\n}\nreturn true;`;
+        });
+      case 'union':
+        return fn(schema, () => {
+          const options: Schema[] = def.options;
+          const key = discriminator(options);
+          // Without a discriminator only the first option is tried: a later option can give the value only when
+          // every earlier one fails, which a predicate cannot tell. With one, at most one option can succeed.
+          if (key === undefined) return `return ${expr(options[0], 'v')};`;
+          const cases = options.flatMap((option) =>
+            (option._zod.def.shape[key]._zod.def.values as unknown[]).map(
+              (value) => `case ${literal(value)}: return ${expr(option, 'v')};`,
+            ),
+          );
+          return `if (typeof v !== "object" || v === null) return false;\nswitch (v[${JSON.stringify(key)}]) {\n${cases.join('\n')}\ndefault: return false;\n}`;
+        });
+      default:
+        throw new Error(`not a container: ${def.type}`);
+    }
+  };
+
+  const exports = roots.map(([name, schema]) => `  ${name}: ${container(schema)},`);
+  return `${[
+    '// @ts-nocheck',
+    '// GENERATED by scripts/compile-checks.ts from the schemas of src/models; do not edit. `npm run build`',
+    '// regenerates it; test/models/compiled-validators.test.ts fails when it is stale.',
+    '//',
+    '// Each predicate answers whether a value is already exactly what the schema parses it into (then the parsers',
+    '// return it as it is). `false` only means "let the parser decide".',
+    'const hasOwn = Object.prototype.hasOwnProperty;',
+    ...constants,
+    '',
+    ...functions,
+    '',
+    '/** The predicate of each schema parse.ts checks. */',
+    'export const identityChecks: Readonly<Record<string, (value: unknown) => boolean>> = {',
+    ...exports,
+    '};',
+  ].join('\n')}\n`;
+}
+
+/** A key whose literal values tell every option (all objects) apart, or undefined. */
+function discriminator(options: Schema[]): string | undefined {
+  if (!options.every((option) => option._zod.def.type === 'object')) return undefined;
+  const candidates = Object.keys(options[0]._zod.def.shape);
+  return candidates.find((key) => {
+    const seen = new Set<unknown>();
+    for (const option of options) {
+      const field = option._zod.def.shape[key]?._zod.def;
+      if (field?.type !== 'literal') return false;
+      for (const value of field.values as unknown[]) {
+        if (seen.has(value)) return false;
+        seen.add(value);
+      }
+    }
+    return true;
+  });
+}
+
+function literal(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'bigint') return `${value}n`;
+  return JSON.stringify(value);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const text = await generate();
+  if (process.argv.includes('--check')) {
+    const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';
+    if (current !== text) {
+      console.error(`${OUTPUT} is stale: run node scripts/compile-checks.ts`);
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(OUTPUT, text);
+    console.log(`compile-checks: wrote ${OUTPUT} (${(text.length / 1000).toFixed(0)} kB)`);
+  }
+}

@@ -10,38 +10,25 @@
 // The predicates are conservative: a schema construct they do not know (transforms, pipes, custom checks, …)
 // answers `false`, so the parser decides. test/models/compiled-validators.test.ts checks, on the real corpus and on
 // mutated events, that every value a predicate accepts is parsed by zod into an equal value.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { registerHooks } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
-      const url = new URL(`${specifier.slice(0, -3)}.ts`, context.parentURL);
-      if (existsSync(fileURLToPath(url))) return nextResolve(url.href, context);
-    }
-    return nextResolve(specifier, context);
-  },
-});
+// The resolve hook first, so that Node runs the TypeScript sources (a variable: tsc rejects `.ts` specifiers).
+const hooks = '../bench/_ts-sources.ts';
+await import(hooks);
+const { loadRoots: loadValidatorRoots, writeGenerated } = await import('./compile-validators.js');
 
 export const OUTPUT = fileURLToPath(new URL('../src/models/compiled/checks.ts', import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: zod's schema internals (`_zod.def`) are untyped here.
 type Schema = any;
 
-/** The schemas parse.ts checks, by the name the generated module exports them under. */
+/** The schemas of the validators (compile-validators.ts), by the name the generated module exports them under:
+ * `lenientSchemas.Event` → `lenientEvent`, `ConversationStateSchema` → `conversationState`. */
 async function loadRoots(): Promise<[string, Schema][]> {
-  const { lenientSchemas, strictSchemas } = await import('../src/models/schemas.js');
-  const { ConversationStateSchema } = await import('../src/models/conversation-state.js');
-  return [
-    ['lenientEvent', lenientSchemas.Event],
-    ['strictEvent', strictSchemas.Event],
-    ['lenientAction', lenientSchemas.Action],
-    ['strictAction', strictSchemas.Action],
-    ['lenientObservation', lenientSchemas.Observation],
-    ['strictObservation', strictSchemas.Observation],
-    ['conversationState', ConversationStateSchema],
-  ];
+  return (await loadValidatorRoots()).map(([expr, schema]) => {
+    const [, mode, what] = /^(lenient|strict)Schemas\.(\w+)$/.exec(expr) ?? [];
+    return [mode ? `${mode}${what}` : 'conversationState', schema];
+  });
 }
 
 export async function generate(): Promise<string> {
@@ -263,15 +250,5 @@ function literal(value: unknown): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = await generate();
-  if (process.argv.includes('--check')) {
-    const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';
-    if (current !== text) {
-      console.error(`${OUTPUT} is stale: run node scripts/compile-checks.ts`);
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(OUTPUT, text);
-    console.log(`compile-checks: wrote ${OUTPUT} (${(text.length / 1000).toFixed(0)} kB)`);
-  }
+  writeGenerated(OUTPUT, await generate(), 'compile-checks');
 }

@@ -56,7 +56,7 @@ function children(schema: Schema): [Schema, string][] {
 }
 
 /** The roots: what parse.ts validates (the source expressions are evaluated in the generated module). */
-async function loadRoots(): Promise<[string, Schema][]> {
+export async function loadRoots(): Promise<[string, Schema][]> {
   const { lenientSchemas, strictSchemas } = await import('../src/models/schemas.js');
   const { ConversationStateSchema } = await import('../src/models/conversation-state.js');
   return [
@@ -294,16 +294,20 @@ function literal(value: unknown): string {
   return value === undefined ? 'undefined' : JSON.stringify(value);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = await generate();
+/** Writes a generated module, or with `--check` exits 1 when the committed one is not `text`. */
+export function writeGenerated(output: string, text: string, script: string): void {
   if (process.argv.includes('--check')) {
-    const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';
+    const current = existsSync(output) ? readFileSync(output, 'utf8') : '';
     if (current !== text) {
-      console.error(`${OUTPUT} is stale: run node scripts/compile-validators.ts`);
+      console.error(`${output} is stale: run node scripts/${script}.ts`);
       process.exit(1);
     }
   } else {
-    writeFileSync(OUTPUT, text);
-    console.log(`compile-validators: wrote ${OUTPUT} (${(text.length / 1000).toFixed(0)} kB)`);
+    writeFileSync(output, text);
+    console.log(`${script}: wrote ${output} (${(text.length / 1000).toFixed(0)} kB)`);
   }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeGenerated(OUTPUT, await generate(), 'compile-validators');
 }

@@ -5,5107 +5,4526 @@
 // Each predicate answers whether a value is already exactly what the schema parses it into (then the parsers
 // return it as it is). `false` only means "let the parser decide".
 const hasOwn = Object.prototype.hasOwnProperty;
-const S0 = new Set(['agent', 'user', 'environment', 'hook']);
-const S1 = new Set([
-  'auth',
-  'quota',
-  'rate_limit',
-  'config',
-  'transient',
-  'agent_action',
-  'internal',
-  'unknown',
-]);
-const S2 = new Set(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SessionEnd', 'Stop']);
-const S3 = new Set(['view', 'create', 'str_replace', 'insert', 'undo_edit']);
-const S4 = new Set(['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH']);
-const S5 = new Set(['user', 'system', 'assistant', 'tool']);
-const S6 = new Set(['id', 'timestamp', 'parent_id', 'source', 'code', 'detail', 'kind']);
-const S7 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'tool_call_id',
-  'title',
-  'status',
-  'tool_kind',
-  'raw_input',
-  'raw_output',
-  'content',
-  'is_error',
-  'kind',
-]);
-const S8 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'forgotten_event_ids',
-  'summary',
-  'summary_offset',
-  'llm_response_id',
-  'kind',
-]);
-const S9 = new Set(['id', 'timestamp', 'parent_id', 'source', 'kind']);
-const S10 = new Set(['id', 'timestamp', 'parent_id', 'source', 'summary', 'kind']);
-const S11 = new Set(['id', 'timestamp', 'parent_id', 'source', 'code', 'detail', 'classification', 'kind']);
-const S12 = new Set(['kind', 'retryable', 'user_action', 'error_id']);
-const S13 = new Set(['id', 'timestamp', 'parent_id', 'source', 'key', 'value', 'kind']);
-const S14 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'hook_event_type',
-  'hook_command',
-  'tool_name',
-  'success',
-  'blocked',
-  'exit_code',
-  'stdout',
-  'stderr',
-  'reason',
-  'additional_context',
-  'error',
-  'action_id',
-  'message_id',
-  'hook_input',
-  'kind',
-]);
-const S15 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'filename',
-  'log_data',
-  'model_name',
-  'usage_id',
-  'kind',
-]);
-const S16 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'thought',
-  'reasoning_content',
-  'thinking_blocks',
-  'responses_reasoning_item',
-  'action',
-  'tool_name',
-  'tool_call_id',
-  'tool_call',
-  'llm_response_id',
-  'security_risk',
-  'critic_result',
-  'summary',
-  'kind',
-]);
-const S17 = new Set(['cache_prompt', 'type', 'text']);
-const S18 = new Set([
-  'command',
-  'path',
-  'file_text',
-  'old_str',
-  'new_str',
-  'insert_line',
-  'view_range',
-  'security_risk',
-  'kind',
-]);
-const S19 = new Set([
-  'command',
-  'path',
-  'file_text',
-  'old_str',
-  'new_str',
-  'insert_line',
-  'view_range',
-  'security_risk',
-  'summary',
-  'kind',
-]);
-const S20 = new Set(['message', 'summary', 'kind']);
-const S21 = new Set(['command', 'task_list', 'security_risk', 'kind']);
-const S22 = new Set(['command', 'task_list', 'security_risk', 'summary', 'kind']);
-const S23 = new Set(['command', 'is_input', 'timeout', 'reset', 'security_risk', 'kind']);
-const S24 = new Set(['command', 'is_input', 'timeout', 'reset', 'security_risk', 'summary', 'kind']);
-const S25 = new Set(['thought', 'summary', 'kind']);
-const S26 = new Set(['data', 'kind']);
-const S27 = new Set(['kind']);
-const S28 = new Set(['message', 'kind']);
-const S29 = new Set(['name', 'kind']);
-const S30 = new Set(['profile_name', 'reason', 'kind']);
-const S31 = new Set(['thought', 'kind']);
-const S32 = new Set(['image_index', 'question', 'profile_name', 'kind']);
-const S33 = new Set(['question', 'context', 'kind']);
-const S34 = new Set(['index', 'new_tab', 'kind']);
-const S35 = new Set(['tab_id', 'kind']);
-const S36 = new Set(['extract_links', 'start_from_char', 'kind']);
-const S37 = new Set(['include_screenshot', 'kind']);
-const S38 = new Set(['url', 'new_tab', 'kind']);
-const S39 = new Set(['direction', 'kind']);
-const S40 = new Set(['storage_state', 'kind']);
-const S41 = new Set(['index', 'text', 'kind']);
-const S42 = new Set(['task', 'title', 'isolation', 'kind']);
-const S43 = new Set(['command', 'ids', 'agent_types', 'tasks', 'kind']);
-const S44 = new Set([
-  'command',
-  'path',
-  'file_text',
-  'old_str',
-  'new_str',
-  'insert_line',
-  'view_range',
-  'kind',
-]);
-const S45 = new Set(['file_path', 'old_string', 'new_string', 'expected_replacements', 'kind']);
-const S46 = new Set(['dir_path', 'recursive', 'kind']);
-const S47 = new Set(['file_path', 'offset', 'limit', 'kind']);
-const S48 = new Set(['file_path', 'content', 'kind']);
-const S49 = new Set(['pattern', 'path', 'kind']);
-const S50 = new Set(['pattern', 'path', 'include', 'kind']);
-const S51 = new Set(['description', 'prompt', 'subagent_type', 'resume', 'kind']);
-const S52 = new Set(['command', 'task_list', 'kind']);
-const S53 = new Set(['command', 'is_input', 'timeout', 'reset', 'kind']);
-const S54 = new Set(['name', 'script', 'max_concurrency', 'kind']);
-const S55 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'llm_message',
-  'llm_response_id',
-  'activated_skills',
-  'extended_content',
-  'sender',
-  'critic_result',
-  'kind',
-]);
-const S56 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'tool_name',
-  'tool_call_id',
-  'error',
-  'classification',
-  'kind',
-]);
-const S57 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'tool_name',
-  'tool_call_id',
-  'observation',
-  'action_id',
-  'extended_content',
-  'kind',
-]);
-const S58 = new Set(['content', 'is_error', 'tool_name', 'kind']);
-const S59 = new Set(['content', 'is_error', 'chosen_class', 'model', 'active_model', 'kind']);
-const S60 = new Set(['content', 'is_error', 'kind']);
-const S61 = new Set(['content', 'is_error', 'skill_name', 'kind']);
-const S62 = new Set(['content', 'is_error', 'profile_name', 'reason', 'active_model', 'kind']);
-const S63 = new Set([
-  'content',
-  'is_error',
-  'image_index',
-  'question',
-  'profile_name',
-  'model',
-  'base_url',
-  'answer',
-  'kind',
-]);
-const S64 = new Set(['content', 'is_error', 'screenshot_data', 'full_output_save_dir', 'kind']);
-const S65 = new Set([
-  'content',
-  'is_error',
-  'conversation_id',
-  'parent_conversation_id',
-  'status',
-  'title',
-  'url',
-  'workspace',
-  'isolation',
-  'kind',
-]);
-const S66 = new Set(['content', 'is_error', 'command', 'kind']);
-const S67 = new Set([
-  'content',
-  'is_error',
-  'command',
-  'path',
-  'prev_exist',
-  'old_content',
-  'new_content',
-  'kind',
-]);
-const S68 = new Set([
-  'content',
-  'is_error',
-  'file_path',
-  'is_new_file',
-  'replacements_made',
-  'old_content',
-  'new_content',
-  'kind',
-]);
-const S69 = new Set(['content', 'is_error', 'dir_path', 'entries', 'total_count', 'is_truncated', 'kind']);
-const S70 = new Set([
-  'content',
-  'is_error',
-  'file_path',
-  'file_content',
-  'is_truncated',
-  'lines_shown',
-  'total_lines',
-  'kind',
-]);
-const S71 = new Set([
-  'content',
-  'is_error',
-  'file_path',
-  'is_new_file',
-  'old_content',
-  'new_content',
-  'kind',
-]);
-const S72 = new Set(['content', 'is_error', 'files', 'pattern', 'search_path', 'truncated', 'kind']);
-const S73 = new Set([
-  'content',
-  'is_error',
-  'matches',
-  'pattern',
-  'search_path',
-  'include_pattern',
-  'truncated',
-  'kind',
-]);
-const S74 = new Set(['content', 'is_error', 'task_id', 'subagent', 'status', 'kind']);
-const S75 = new Set(['content', 'is_error', 'command', 'task_list', 'kind']);
-const S76 = new Set([
-  'content',
-  'is_error',
-  'command',
-  'exit_code',
-  'timeout',
-  'metadata',
-  'full_output_save_dir',
-  'kind',
-]);
-const S77 = new Set(['content', 'is_error', 'name', 'status', 'kind']);
-const S78 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'tool_name',
-  'tool_call_id',
-  'rejection_reason',
-  'rejection_source',
-  'action_id',
-  'kind',
-]);
-const S79 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'system_prompt',
-  'tools',
-  'dynamic_context',
-  'kind',
-]);
-const S80 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'analyzer',
-  'policy',
-  'risks',
-  'details',
-  'kind',
-]);
-const S81 = new Set(['id', 'timestamp', 'parent_id', 'source', 'content', 'reasoning_content', 'kind']);
-const S82 = new Set([
-  'id',
-  'timestamp',
-  'parent_id',
-  'source',
-  'prompt_token_ids',
-  'response_token_ids',
-  'kind',
-]);
-const S83 = new Set([
-  'idle',
-  'running',
-  'paused',
-  'waiting_for_confirmation',
-  'finished',
-  'error',
-  'stuck',
-  'deleting',
-]);
+const S0 = new Set(["agent","user","environment","hook"]);
+const S1 = new Set(["auth","quota","rate_limit","config","transient","agent_action","internal","unknown"]);
+const S2 = new Set(["PreToolUse","PostToolUse","UserPromptSubmit","SessionStart","SessionEnd","Stop"]);
+const S3 = new Set(["view","create","str_replace","insert","undo_edit"]);
+const S4 = new Set(["UNKNOWN","LOW","MEDIUM","HIGH"]);
+const S5 = new Set(["user","system","assistant","tool"]);
+const S6 = new Set(["id","timestamp","parent_id","source","code","detail","kind"]);
+const S7 = new Set(["id","timestamp","parent_id","source","tool_call_id","title","status","tool_kind","raw_input","raw_output","content","is_error","kind"]);
+const S8 = new Set(["id","timestamp","parent_id","source","forgotten_event_ids","summary","summary_offset","llm_response_id","kind"]);
+const S9 = new Set(["id","timestamp","parent_id","source","kind"]);
+const S10 = new Set(["id","timestamp","parent_id","source","summary","kind"]);
+const S11 = new Set(["id","timestamp","parent_id","source","code","detail","classification","kind"]);
+const S12 = new Set(["kind","retryable","user_action","error_id"]);
+const S13 = new Set(["id","timestamp","parent_id","source","key","value","kind"]);
+const S14 = new Set(["id","timestamp","parent_id","source","hook_event_type","hook_command","tool_name","success","blocked","exit_code","stdout","stderr","reason","additional_context","error","action_id","message_id","hook_input","kind"]);
+const S15 = new Set(["id","timestamp","parent_id","source","filename","log_data","model_name","usage_id","kind"]);
+const S16 = new Set(["id","timestamp","parent_id","source","thought","reasoning_content","thinking_blocks","responses_reasoning_item","action","tool_name","tool_call_id","tool_call","llm_response_id","security_risk","critic_result","summary","kind"]);
+const S17 = new Set(["cache_prompt","type","text"]);
+const S18 = new Set(["command","path","file_text","old_str","new_str","insert_line","view_range","security_risk","kind"]);
+const S19 = new Set(["command","path","file_text","old_str","new_str","insert_line","view_range","security_risk","summary","kind"]);
+const S20 = new Set(["message","summary","kind"]);
+const S21 = new Set(["command","task_list","security_risk","kind"]);
+const S22 = new Set(["command","task_list","security_risk","summary","kind"]);
+const S23 = new Set(["command","is_input","timeout","reset","security_risk","kind"]);
+const S24 = new Set(["command","is_input","timeout","reset","security_risk","summary","kind"]);
+const S25 = new Set(["thought","summary","kind"]);
+const S26 = new Set(["data","kind"]);
+const S27 = new Set(["kind"]);
+const S28 = new Set(["message","kind"]);
+const S29 = new Set(["name","kind"]);
+const S30 = new Set(["profile_name","reason","kind"]);
+const S31 = new Set(["thought","kind"]);
+const S32 = new Set(["image_index","question","profile_name","kind"]);
+const S33 = new Set(["question","context","kind"]);
+const S34 = new Set(["index","new_tab","kind"]);
+const S35 = new Set(["tab_id","kind"]);
+const S36 = new Set(["extract_links","start_from_char","kind"]);
+const S37 = new Set(["include_screenshot","kind"]);
+const S38 = new Set(["url","new_tab","kind"]);
+const S39 = new Set(["direction","kind"]);
+const S40 = new Set(["storage_state","kind"]);
+const S41 = new Set(["index","text","kind"]);
+const S42 = new Set(["task","title","isolation","kind"]);
+const S43 = new Set(["command","ids","agent_types","tasks","kind"]);
+const S44 = new Set(["command","path","file_text","old_str","new_str","insert_line","view_range","kind"]);
+const S45 = new Set(["file_path","old_string","new_string","expected_replacements","kind"]);
+const S46 = new Set(["dir_path","recursive","kind"]);
+const S47 = new Set(["file_path","offset","limit","kind"]);
+const S48 = new Set(["file_path","content","kind"]);
+const S49 = new Set(["pattern","path","kind"]);
+const S50 = new Set(["pattern","path","include","kind"]);
+const S51 = new Set(["description","prompt","subagent_type","resume","kind"]);
+const S52 = new Set(["command","task_list","kind"]);
+const S53 = new Set(["command","is_input","timeout","reset","kind"]);
+const S54 = new Set(["name","script","max_concurrency","kind"]);
+const S55 = new Set(["id","timestamp","parent_id","source","llm_message","llm_response_id","activated_skills","extended_content","sender","critic_result","kind"]);
+const S56 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","error","classification","kind"]);
+const S57 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","observation","action_id","extended_content","kind"]);
+const S58 = new Set(["content","is_error","tool_name","kind"]);
+const S59 = new Set(["content","is_error","chosen_class","model","active_model","kind"]);
+const S60 = new Set(["content","is_error","kind"]);
+const S61 = new Set(["content","is_error","skill_name","kind"]);
+const S62 = new Set(["content","is_error","profile_name","reason","active_model","kind"]);
+const S63 = new Set(["content","is_error","image_index","question","profile_name","model","base_url","answer","kind"]);
+const S64 = new Set(["content","is_error","screenshot_data","full_output_save_dir","kind"]);
+const S65 = new Set(["content","is_error","conversation_id","parent_conversation_id","status","title","url","workspace","isolation","kind"]);
+const S66 = new Set(["content","is_error","command","kind"]);
+const S67 = new Set(["content","is_error","command","path","prev_exist","old_content","new_content","kind"]);
+const S68 = new Set(["content","is_error","file_path","is_new_file","replacements_made","old_content","new_content","kind"]);
+const S69 = new Set(["content","is_error","dir_path","entries","total_count","is_truncated","kind"]);
+const S70 = new Set(["content","is_error","file_path","file_content","is_truncated","lines_shown","total_lines","kind"]);
+const S71 = new Set(["content","is_error","file_path","is_new_file","old_content","new_content","kind"]);
+const S72 = new Set(["content","is_error","files","pattern","search_path","truncated","kind"]);
+const S73 = new Set(["content","is_error","matches","pattern","search_path","include_pattern","truncated","kind"]);
+const S74 = new Set(["content","is_error","task_id","subagent","status","kind"]);
+const S75 = new Set(["content","is_error","command","task_list","kind"]);
+const S76 = new Set(["content","is_error","command","exit_code","timeout","metadata","full_output_save_dir","kind"]);
+const S77 = new Set(["content","is_error","name","status","kind"]);
+const S78 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","rejection_reason","rejection_source","action_id","kind"]);
+const S79 = new Set(["id","timestamp","parent_id","source","system_prompt","tools","dynamic_context","kind"]);
+const S80 = new Set(["id","timestamp","parent_id","source","analyzer","policy","risks","details","kind"]);
+const S81 = new Set(["id","timestamp","parent_id","source","content","reasoning_content","kind"]);
+const S82 = new Set(["id","timestamp","parent_id","source","prompt_token_ids","response_token_ids","kind"]);
+const S83 = new Set(["idle","running","paused","waiting_for_confirmation","finished","error","stuck","deleting"]);
 
 function c0(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['code'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['detail'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ServerErrorEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && S0.has(f3))) return false;
+const f4 = v["code"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["detail"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ServerErrorEvent"))) return false;
+return true;
 }
 function c1(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && true)) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && true)) return false;
+}
+return true;
 }
 function c2(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['tool_call_id'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['status'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['tool_kind'];
-  if (!(f7 === undefined || f7 === null || typeof f7 === 'string')) return false;
-  const f8 = v['raw_input'];
-  if (!(f8 === undefined || f8 === null || true)) return false;
-  const f9 = v['raw_output'];
-  if (!(f9 === undefined || f9 === null || true)) return false;
-  const f10 = v['content'];
-  if (!(f10 === undefined || f10 === null || c1(f10))) return false;
-  const f11 = v['is_error'];
-  if (!(f11 !== undefined && f11 !== undefined && typeof f11 === 'boolean')) return false;
-  const f12 = v['kind'];
-  if (!(f12 !== undefined && f12 === 'ACPToolCallEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["tool_call_id"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["status"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["tool_kind"];
+if (!((f7 === undefined || (f7 === null || (typeof f7 === "string"))))) return false;
+const f8 = v["raw_input"];
+if (!((f8 === undefined || (f8 === null || true)))) return false;
+const f9 = v["raw_output"];
+if (!((f9 === undefined || (f9 === null || true)))) return false;
+const f10 = v["content"];
+if (!((f10 === undefined || (f10 === null || c1(f10))))) return false;
+const f11 = v["is_error"];
+if (!(f11 !== undefined && (f11 !== undefined && typeof f11 === "boolean"))) return false;
+const f12 = v["kind"];
+if (!(f12 !== undefined && (f12 === "ACPToolCallEvent"))) return false;
+return true;
 }
 function c3(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && typeof e === 'string')) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && (typeof e === "string"))) return false;
+}
+return true;
 }
 function c4(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['forgotten_event_ids'];
-  if (!(f4 !== undefined && f4 !== undefined && c3(f4))) return false;
-  const f5 = v['summary'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['summary_offset'];
-  if (!(f6 === undefined || f6 === null || (typeof f6 === 'number' && Number.isSafeInteger(f6) && f6 >= 0)))
-    return false;
-  const f7 = v['llm_response_id'];
-  if (!(f7 !== undefined && typeof f7 === 'string')) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'Condensation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["forgotten_event_ids"];
+if (!(f4 !== undefined && (f4 !== undefined && c3(f4)))) return false;
+const f5 = v["summary"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["summary_offset"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "number" && Number.isSafeInteger(f6) && f6 >= 0))))) return false;
+const f7 = v["llm_response_id"];
+if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "Condensation"))) return false;
+return true;
 }
 function c5(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'CondensationRequest')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "CondensationRequest"))) return false;
+return true;
 }
 function c6(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['summary'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'CondensationSummaryEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["summary"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "CondensationSummaryEvent"))) return false;
+return true;
 }
 function c7(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && S1.has(f0))) return false;
-  const f1 = v['retryable'];
-  if (!(f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['user_action'];
-  if (!(f2 !== undefined && f2 !== undefined && (f2 === 'none' || f2 === 'retry' || f2 === 'settings')))
-    return false;
-  const f3 = v['error_id'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && S1.has(f0))) return false;
+const f1 = v["retryable"];
+if (!(f1 !== undefined && typeof f1 === "boolean")) return false;
+const f2 = v["user_action"];
+if (!(f2 !== undefined && (f2 !== undefined && (f2 === "none" || f2 === "retry" || f2 === "settings")))) return false;
+const f3 = v["error_id"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+return true;
 }
 function c8(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['code'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['detail'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['classification'];
-  if (!(f6 === undefined || f6 === null || c7(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'ConversationErrorEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && S0.has(f3))) return false;
+const f4 = v["code"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["detail"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["classification"];
+if (!((f6 === undefined || (f6 === null || c7(f6))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "ConversationErrorEvent"))) return false;
+return true;
 }
 function c9(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['key'];
-  if (!(f4 === undefined || typeof f4 === 'string')) return false;
-  const f5 = v['value'];
-  if (!(f5 === undefined || true)) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ConversationStateUpdateEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["key"];
+if (!((f4 === undefined || (typeof f4 === "string")))) return false;
+const f5 = v["value"];
+if (!((f5 === undefined || true))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ConversationStateUpdateEvent"))) return false;
+return true;
 }
 function c10(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  for (const k in v) {
-    const e = v[k];
-    if (!(e !== undefined && true)) return false;
-  }
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+for (const k in v) {
+const e = v[k];
+if (!(e !== undefined && true)) return false;
+}
+return true;
 }
 function c11(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['hook_event_type'];
-  if (!(f4 !== undefined && S2.has(f4))) return false;
-  const f5 = v['hook_command'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['tool_name'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['success'];
-  if (!(f7 !== undefined && typeof f7 === 'boolean')) return false;
-  const f8 = v['blocked'];
-  if (!(f8 !== undefined && f8 !== undefined && typeof f8 === 'boolean')) return false;
-  const f9 = v['exit_code'];
-  if (!(f9 !== undefined && typeof f9 === 'number' && Number.isSafeInteger(f9))) return false;
-  const f10 = v['stdout'];
-  if (!(f10 !== undefined && f10 !== undefined && typeof f10 === 'string')) return false;
-  const f11 = v['stderr'];
-  if (!(f11 !== undefined && f11 !== undefined && typeof f11 === 'string')) return false;
-  const f12 = v['reason'];
-  if (!(f12 === undefined || f12 === null || typeof f12 === 'string')) return false;
-  const f13 = v['additional_context'];
-  if (!(f13 === undefined || f13 === null || typeof f13 === 'string')) return false;
-  const f14 = v['error'];
-  if (!(f14 === undefined || f14 === null || typeof f14 === 'string')) return false;
-  const f15 = v['action_id'];
-  if (!(f15 === undefined || f15 === null || typeof f15 === 'string')) return false;
-  const f16 = v['message_id'];
-  if (!(f16 === undefined || f16 === null || typeof f16 === 'string')) return false;
-  const f17 = v['hook_input'];
-  if (!(f17 === undefined || f17 === null || c10(f17))) return false;
-  const f18 = v['kind'];
-  if (!(f18 !== undefined && f18 === 'HookExecutionEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["hook_event_type"];
+if (!(f4 !== undefined && S2.has(f4))) return false;
+const f5 = v["hook_command"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["tool_name"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["success"];
+if (!(f7 !== undefined && typeof f7 === "boolean")) return false;
+const f8 = v["blocked"];
+if (!(f8 !== undefined && (f8 !== undefined && typeof f8 === "boolean"))) return false;
+const f9 = v["exit_code"];
+if (!(f9 !== undefined && (typeof f9 === "number" && Number.isSafeInteger(f9)))) return false;
+const f10 = v["stdout"];
+if (!(f10 !== undefined && (f10 !== undefined && (typeof f10 === "string")))) return false;
+const f11 = v["stderr"];
+if (!(f11 !== undefined && (f11 !== undefined && (typeof f11 === "string")))) return false;
+const f12 = v["reason"];
+if (!((f12 === undefined || (f12 === null || (typeof f12 === "string"))))) return false;
+const f13 = v["additional_context"];
+if (!((f13 === undefined || (f13 === null || (typeof f13 === "string"))))) return false;
+const f14 = v["error"];
+if (!((f14 === undefined || (f14 === null || (typeof f14 === "string"))))) return false;
+const f15 = v["action_id"];
+if (!((f15 === undefined || (f15 === null || (typeof f15 === "string"))))) return false;
+const f16 = v["message_id"];
+if (!((f16 === undefined || (f16 === null || (typeof f16 === "string"))))) return false;
+const f17 = v["hook_input"];
+if (!((f17 === undefined || (f17 === null || c10(f17))))) return false;
+const f18 = v["kind"];
+if (!(f18 !== undefined && (f18 === "HookExecutionEvent"))) return false;
+return true;
 }
 function c12(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['filename'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['log_data'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['model_name'];
-  if (!(f6 !== undefined && f6 !== undefined && typeof f6 === 'string')) return false;
-  const f7 = v['usage_id'];
-  if (!(f7 !== undefined && f7 !== undefined && typeof f7 === 'string')) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'LLMCompletionLogEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["filename"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["log_data"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["model_name"];
+if (!(f6 !== undefined && (f6 !== undefined && (typeof f6 === "string")))) return false;
+const f7 = v["usage_id"];
+if (!(f7 !== undefined && (f7 !== undefined && (typeof f7 === "string")))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "LLMCompletionLogEvent"))) return false;
+return true;
 }
 function c13(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['cache_prompt'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'boolean')) return false;
-  const f1 = v['type'];
-  if (!(f1 !== undefined && f1 !== undefined && f1 === 'text')) return false;
-  const f2 = v['text'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["cache_prompt"];
+if (!(f0 !== undefined && (f0 !== undefined && typeof f0 === "boolean"))) return false;
+const f1 = v["type"];
+if (!(f1 !== undefined && (f1 !== undefined && (f1 === "text")))) return false;
+const f2 = v["text"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+return true;
 }
 function c14(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c13(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c13(e))) return false;
+}
+return true;
 }
 function c15(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['type'];
-  if (!(f0 !== undefined && f0 !== undefined && f0 === 'thinking')) return false;
-  const f1 = v['thinking'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['signature'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["type"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "thinking")))) return false;
+const f1 = v["thinking"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["signature"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+return true;
 }
 function c16(v) {
-  return c15(v);
+return c15(v);
 }
 function c17(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c16(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c16(e))) return false;
+}
+return true;
 }
 function c18(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 === undefined || f0 === null || typeof f0 === 'string')) return false;
-  const f1 = v['summary'];
-  if (!(f1 !== undefined && f1 !== undefined && c3(f1))) return false;
-  const f2 = v['content'];
-  if (!(f2 === undefined || f2 === null || c3(f2))) return false;
-  const f3 = v['encrypted_content'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['status'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!((f0 === undefined || (f0 === null || (typeof f0 === "string"))))) return false;
+const f1 = v["summary"];
+if (!(f1 !== undefined && (f1 !== undefined && c3(f1)))) return false;
+const f2 = v["content"];
+if (!((f2 === undefined || (f2 === null || c3(f2))))) return false;
+const f3 = v["encrypted_content"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["status"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+return true;
 }
 function c19(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && typeof e === 'number' && Number.isSafeInteger(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && (typeof e === "number" && Number.isSafeInteger(e)))) return false;
+}
+return true;
 }
 function c20(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && S3.has(f0))) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['file_text'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['old_str'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['new_str'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['insert_line'];
-  if (!(f5 === undefined || f5 === null || (typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)))
-    return false;
-  const f6 = v['view_range'];
-  if (!(f6 === undefined || f6 === null || c19(f6))) return false;
-  const f7 = v['security_risk'];
-  if (!(f7 !== undefined && f7 !== undefined && S4.has(f7))) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'FileEditorActionWithRisk')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && S3.has(f0))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["file_text"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["old_str"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["new_str"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["insert_line"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0))))) return false;
+const f6 = v["view_range"];
+if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
+const f7 = v["security_risk"];
+if (!(f7 !== undefined && (f7 !== undefined && S4.has(f7)))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "FileEditorActionWithRisk"))) return false;
+return true;
 }
 function c21(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && S3.has(f0))) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['file_text'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['old_str'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['new_str'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['insert_line'];
-  if (!(f5 === undefined || f5 === null || (typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)))
-    return false;
-  const f6 = v['view_range'];
-  if (!(f6 === undefined || f6 === null || c19(f6))) return false;
-  const f7 = v['security_risk'];
-  if (!(f7 !== undefined && f7 !== undefined && S4.has(f7))) return false;
-  const f8 = v['summary'];
-  if (!(f8 === undefined || f8 === null || typeof f8 === 'string')) return false;
-  const f9 = v['kind'];
-  if (!(f9 !== undefined && f9 === 'FileEditorActionWithRiskWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && S3.has(f0))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["file_text"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["old_str"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["new_str"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["insert_line"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0))))) return false;
+const f6 = v["view_range"];
+if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
+const f7 = v["security_risk"];
+if (!(f7 !== undefined && (f7 !== undefined && S4.has(f7)))) return false;
+const f8 = v["summary"];
+if (!((f8 === undefined || (f8 === null || (typeof f8 === "string"))))) return false;
+const f9 = v["kind"];
+if (!(f9 !== undefined && (f9 === "FileEditorActionWithRiskWithSummary"))) return false;
+return true;
 }
 function c22(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['message'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['summary'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'FinishActionWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["message"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["summary"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "FinishActionWithSummary"))) return false;
+return true;
 }
 function c23(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['title'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['notes'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['status'];
-  if (!(f2 !== undefined && f2 !== undefined && (f2 === 'todo' || f2 === 'in_progress' || f2 === 'done')))
-    return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["title"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["notes"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["status"];
+if (!(f2 !== undefined && (f2 !== undefined && (f2 === "todo" || f2 === "in_progress" || f2 === "done")))) return false;
+return true;
 }
 function c24(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c23(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c23(e))) return false;
+}
+return true;
 }
 function c25(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && f0 !== undefined && (f0 === 'view' || f0 === 'plan'))) return false;
-  const f1 = v['task_list'];
-  if (!(f1 !== undefined && f1 !== undefined && c24(f1))) return false;
-  const f2 = v['security_risk'];
-  if (!(f2 !== undefined && f2 !== undefined && S4.has(f2))) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'TaskTrackerActionWithRisk')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "view" || f0 === "plan")))) return false;
+const f1 = v["task_list"];
+if (!(f1 !== undefined && (f1 !== undefined && c24(f1)))) return false;
+const f2 = v["security_risk"];
+if (!(f2 !== undefined && (f2 !== undefined && S4.has(f2)))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "TaskTrackerActionWithRisk"))) return false;
+return true;
 }
 function c26(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && f0 !== undefined && (f0 === 'view' || f0 === 'plan'))) return false;
-  const f1 = v['task_list'];
-  if (!(f1 !== undefined && f1 !== undefined && c24(f1))) return false;
-  const f2 = v['security_risk'];
-  if (!(f2 !== undefined && f2 !== undefined && S4.has(f2))) return false;
-  const f3 = v['summary'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'TaskTrackerActionWithRiskWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "view" || f0 === "plan")))) return false;
+const f1 = v["task_list"];
+if (!(f1 !== undefined && (f1 !== undefined && c24(f1)))) return false;
+const f2 = v["security_risk"];
+if (!(f2 !== undefined && (f2 !== undefined && S4.has(f2)))) return false;
+const f3 = v["summary"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "TaskTrackerActionWithRiskWithSummary"))) return false;
+return true;
 }
 function c27(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['is_input'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['timeout'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isFinite(f2) && f2 >= 0)))
-    return false;
-  const f3 = v['reset'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['security_risk'];
-  if (!(f4 !== undefined && f4 !== undefined && S4.has(f4))) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'TerminalActionWithRisk')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["is_input"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["timeout"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2) && f2 >= 0))))) return false;
+const f3 = v["reset"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["security_risk"];
+if (!(f4 !== undefined && (f4 !== undefined && S4.has(f4)))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "TerminalActionWithRisk"))) return false;
+return true;
 }
 function c28(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['is_input'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['timeout'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isFinite(f2) && f2 >= 0)))
-    return false;
-  const f3 = v['reset'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['security_risk'];
-  if (!(f4 !== undefined && f4 !== undefined && S4.has(f4))) return false;
-  const f5 = v['summary'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'TerminalActionWithRiskWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["is_input"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["timeout"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2) && f2 >= 0))))) return false;
+const f3 = v["reset"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["security_risk"];
+if (!(f4 !== undefined && (f4 !== undefined && S4.has(f4)))) return false;
+const f5 = v["summary"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TerminalActionWithRiskWithSummary"))) return false;
+return true;
 }
 function c29(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['thought'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['summary'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'ThinkActionWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["thought"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["summary"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "ThinkActionWithSummary"))) return false;
+return true;
 }
 function c30(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['data'];
-  if (!(f0 !== undefined && f0 !== undefined && c10(f0))) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'MCPToolAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["data"];
+if (!(f0 !== undefined && (f0 !== undefined && c10(f0)))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "MCPToolAction"))) return false;
+return true;
 }
 function c31(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'ClassifyAndSwitchLLMAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "ClassifyAndSwitchLLMAction"))) return false;
+return true;
 }
 function c32(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['message'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'FinishAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["message"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "FinishAction"))) return false;
+return true;
 }
 function c33(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['name'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'InvokeSkillAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "InvokeSkillAction"))) return false;
+return true;
 }
 function c34(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['profile_name'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['reason'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'SwitchLLMAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["profile_name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["reason"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "SwitchLLMAction"))) return false;
+return true;
 }
 function c35(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['thought'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'ThinkAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["thought"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "ThinkAction"))) return false;
+return true;
 }
 function c36(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['image_index'];
-  if (!(f0 !== undefined && typeof f0 === 'number' && Number.isSafeInteger(f0) && f0 >= 0)) return false;
-  const f1 = v['question'];
-  if (!(f1 !== undefined && typeof f1 === 'string' && f1.length >= 1)) return false;
-  const f2 = v['profile_name'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'VisionInspectAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["image_index"];
+if (!(f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0) && f0 >= 0))) return false;
+const f1 = v["question"];
+if (!(f1 !== undefined && (typeof f1 === "string" && f1.length >= 1))) return false;
+const f2 = v["profile_name"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "VisionInspectAction"))) return false;
+return true;
 }
 function c37(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['question'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['context'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'AskOracleAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["question"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["context"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "AskOracleAction"))) return false;
+return true;
 }
 function c38(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserAction"))) return false;
+return true;
 }
 function c39(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['index'];
-  if (!(f0 !== undefined && typeof f0 === 'number' && Number.isSafeInteger(f0) && f0 >= 0)) return false;
-  const f1 = v['new_tab'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'BrowserClickAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["index"];
+if (!(f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0) && f0 >= 0))) return false;
+const f1 = v["new_tab"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "BrowserClickAction"))) return false;
+return true;
 }
 function c40(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['tab_id'];
-  if (!(f0 !== undefined && typeof f0 === 'string' && f0.length === 4)) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserCloseTabAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["tab_id"];
+if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserCloseTabAction"))) return false;
+return true;
 }
 function c41(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['extract_links'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'boolean')) return false;
-  const f1 = v['start_from_char'];
-  if (
-    !(f1 !== undefined && f1 !== undefined && typeof f1 === 'number' && Number.isSafeInteger(f1) && f1 >= 0)
-  )
-    return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'BrowserGetContentAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["extract_links"];
+if (!(f0 !== undefined && (f0 !== undefined && typeof f0 === "boolean"))) return false;
+const f1 = v["start_from_char"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "number" && Number.isSafeInteger(f1) && f1 >= 0)))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "BrowserGetContentAction"))) return false;
+return true;
 }
 function c42(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['include_screenshot'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'boolean')) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserGetStateAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["include_screenshot"];
+if (!(f0 !== undefined && (f0 !== undefined && typeof f0 === "boolean"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserGetStateAction"))) return false;
+return true;
 }
 function c43(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserGetStorageAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserGetStorageAction"))) return false;
+return true;
 }
 function c44(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserGoBackAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserGoBackAction"))) return false;
+return true;
 }
 function c45(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserListTabsAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserListTabsAction"))) return false;
+return true;
 }
 function c46(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['url'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['new_tab'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'BrowserNavigateAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["url"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["new_tab"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "BrowserNavigateAction"))) return false;
+return true;
 }
 function c47(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['direction'];
-  if (!(f0 !== undefined && f0 !== undefined && (f0 === 'up' || f0 === 'down'))) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserScrollAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["direction"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "up" || f0 === "down")))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserScrollAction"))) return false;
+return true;
 }
 function c48(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['storage_state'];
-  if (!(f0 !== undefined && c10(f0))) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserSetStorageAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["storage_state"];
+if (!(f0 !== undefined && c10(f0))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserSetStorageAction"))) return false;
+return true;
 }
 function c49(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserStartRecordingAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserStartRecordingAction"))) return false;
+return true;
 }
 function c50(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserStopRecordingAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserStopRecordingAction"))) return false;
+return true;
 }
 function c51(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['tab_id'];
-  if (!(f0 !== undefined && typeof f0 === 'string' && f0.length === 4)) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserSwitchTabAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["tab_id"];
+if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserSwitchTabAction"))) return false;
+return true;
 }
 function c52(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['index'];
-  if (!(f0 !== undefined && typeof f0 === 'number' && Number.isSafeInteger(f0) && f0 >= 0)) return false;
-  const f1 = v['text'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'BrowserTypeAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["index"];
+if (!(f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0) && f0 >= 0))) return false;
+const f1 = v["text"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "BrowserTypeAction"))) return false;
+return true;
 }
 function c53(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['task'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['title'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['isolation'];
-  if (!(f2 !== undefined && f2 !== undefined && (f2 === 'worktree' || f2 === 'shared'))) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'StartChildConversationAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["task"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["title"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["isolation"];
+if (!(f2 !== undefined && (f2 !== undefined && (f2 === "worktree" || f2 === "shared")))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "StartChildConversationAction"))) return false;
+return true;
 }
 function c54(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  for (const k in v) {
-    const e = v[k];
-    if (!(e !== undefined && typeof e === 'string')) return false;
-  }
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+for (const k in v) {
+const e = v[k];
+if (!(e !== undefined && (typeof e === "string"))) return false;
+}
+return true;
 }
 function c55(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && (f0 === 'spawn' || f0 === 'delegate'))) return false;
-  const f1 = v['ids'];
-  if (!(f1 === undefined || f1 === null || c3(f1))) return false;
-  const f2 = v['agent_types'];
-  if (!(f2 === undefined || f2 === null || c3(f2))) return false;
-  const f3 = v['tasks'];
-  if (!(f3 === undefined || f3 === null || c54(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'DelegateAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (f0 === "spawn" || f0 === "delegate"))) return false;
+const f1 = v["ids"];
+if (!((f1 === undefined || (f1 === null || c3(f1))))) return false;
+const f2 = v["agent_types"];
+if (!((f2 === undefined || (f2 === null || c3(f2))))) return false;
+const f3 = v["tasks"];
+if (!((f3 === undefined || (f3 === null || c54(f3))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "DelegateAction"))) return false;
+return true;
 }
 function c56(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && S3.has(f0))) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['file_text'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['old_str'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['new_str'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['insert_line'];
-  if (!(f5 === undefined || f5 === null || (typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)))
-    return false;
-  const f6 = v['view_range'];
-  if (!(f6 === undefined || f6 === null || c19(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'FileEditorAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && S3.has(f0))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["file_text"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["old_str"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["new_str"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["insert_line"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0))))) return false;
+const f6 = v["view_range"];
+if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "FileEditorAction"))) return false;
+return true;
 }
 function c57(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['file_path'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['old_string'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['new_string'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['expected_replacements'];
-  if (
-    !(f3 !== undefined && f3 !== undefined && typeof f3 === 'number' && Number.isSafeInteger(f3) && f3 >= 0)
-  )
-    return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'EditAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["file_path"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["old_string"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["new_string"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["expected_replacements"];
+if (!(f3 !== undefined && (f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3) && f3 >= 0)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "EditAction"))) return false;
+return true;
 }
 function c58(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['dir_path'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['recursive'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'ListDirectoryAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["dir_path"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["recursive"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "ListDirectoryAction"))) return false;
+return true;
 }
 function c59(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['file_path'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['offset'];
-  if (!(f1 === undefined || f1 === null || (typeof f1 === 'number' && Number.isSafeInteger(f1) && f1 >= 0)))
-    return false;
-  const f2 = v['limit'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isSafeInteger(f2) && f2 >= 1)))
-    return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'ReadFileAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["file_path"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["offset"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "number" && Number.isSafeInteger(f1) && f1 >= 0))))) return false;
+const f2 = v["limit"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isSafeInteger(f2) && f2 >= 1))))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "ReadFileAction"))) return false;
+return true;
 }
 function c60(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['file_path'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['content'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'WriteFileAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["file_path"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["content"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "WriteFileAction"))) return false;
+return true;
 }
 function c61(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['pattern'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['path'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'GlobAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["pattern"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["path"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "GlobAction"))) return false;
+return true;
 }
 function c62(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['pattern'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['path'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['include'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'GrepAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["pattern"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["path"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["include"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "GrepAction"))) return false;
+return true;
 }
 function c63(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && S3.has(f0))) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['file_text'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['old_str'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['new_str'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['insert_line'];
-  if (!(f5 === undefined || f5 === null || (typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)))
-    return false;
-  const f6 = v['view_range'];
-  if (!(f6 === undefined || f6 === null || c19(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'PlanningFileEditorAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && S3.has(f0))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["file_text"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["old_str"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["new_str"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["insert_line"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0))))) return false;
+const f6 = v["view_range"];
+if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "PlanningFileEditorAction"))) return false;
+return true;
 }
 function c64(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 === undefined || f0 === null || typeof f0 === 'string')) return false;
-  const f1 = v['prompt'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['subagent_type'];
-  if (!(f2 !== undefined && f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['resume'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'TaskAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!((f0 === undefined || (f0 === null || (typeof f0 === "string"))))) return false;
+const f1 = v["prompt"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["subagent_type"];
+if (!(f2 !== undefined && (f2 !== undefined && (typeof f2 === "string")))) return false;
+const f3 = v["resume"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "TaskAction"))) return false;
+return true;
 }
 function c65(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && f0 !== undefined && (f0 === 'view' || f0 === 'plan'))) return false;
-  const f1 = v['task_list'];
-  if (!(f1 !== undefined && f1 !== undefined && c24(f1))) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'TaskTrackerAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "view" || f0 === "plan")))) return false;
+const f1 = v["task_list"];
+if (!(f1 !== undefined && (f1 !== undefined && c24(f1)))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "TaskTrackerAction"))) return false;
+return true;
 }
 function c66(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['is_input'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['timeout'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isFinite(f2) && f2 >= 0)))
-    return false;
-  const f3 = v['reset'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'TerminalAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["is_input"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["timeout"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2) && f2 >= 0))))) return false;
+const f3 = v["reset"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "TerminalAction"))) return false;
+return true;
 }
 function c67(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['name'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['script'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['max_concurrency'];
-  if (
-    !(
-      f2 !== undefined &&
-      f2 !== undefined && typeof f2 === 'number' && Number.isSafeInteger(f2) && f2 >= 1 &&
-      f2 <= 64
-    )
-  )
-    return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'WorkflowAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["script"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["max_concurrency"];
+if (!(f2 !== undefined && (f2 !== undefined && (typeof f2 === "number" && Number.isSafeInteger(f2) && f2 >= 1 && f2 <= 64)))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "WorkflowAction"))) return false;
+return true;
 }
 function c68(v) {
-  if (typeof v !== 'object' || v === null) return false;
-  switch (v['kind']) {
-    case 'FileEditorActionWithRisk':
-      return c20(v);
-    case 'FileEditorActionWithRiskWithSummary':
-      return c21(v);
-    case 'FinishActionWithSummary':
-      return c22(v);
-    case 'TaskTrackerActionWithRisk':
-      return c25(v);
-    case 'TaskTrackerActionWithRiskWithSummary':
-      return c26(v);
-    case 'TerminalActionWithRisk':
-      return c27(v);
-    case 'TerminalActionWithRiskWithSummary':
-      return c28(v);
-    case 'ThinkActionWithSummary':
-      return c29(v);
-    case 'MCPToolAction':
-      return c30(v);
-    case 'ClassifyAndSwitchLLMAction':
-      return c31(v);
-    case 'FinishAction':
-      return c32(v);
-    case 'InvokeSkillAction':
-      return c33(v);
-    case 'SwitchLLMAction':
-      return c34(v);
-    case 'ThinkAction':
-      return c35(v);
-    case 'VisionInspectAction':
-      return c36(v);
-    case 'AskOracleAction':
-      return c37(v);
-    case 'BrowserAction':
-      return c38(v);
-    case 'BrowserClickAction':
-      return c39(v);
-    case 'BrowserCloseTabAction':
-      return c40(v);
-    case 'BrowserGetContentAction':
-      return c41(v);
-    case 'BrowserGetStateAction':
-      return c42(v);
-    case 'BrowserGetStorageAction':
-      return c43(v);
-    case 'BrowserGoBackAction':
-      return c44(v);
-    case 'BrowserListTabsAction':
-      return c45(v);
-    case 'BrowserNavigateAction':
-      return c46(v);
-    case 'BrowserScrollAction':
-      return c47(v);
-    case 'BrowserSetStorageAction':
-      return c48(v);
-    case 'BrowserStartRecordingAction':
-      return c49(v);
-    case 'BrowserStopRecordingAction':
-      return c50(v);
-    case 'BrowserSwitchTabAction':
-      return c51(v);
-    case 'BrowserTypeAction':
-      return c52(v);
-    case 'StartChildConversationAction':
-      return c53(v);
-    case 'DelegateAction':
-      return c55(v);
-    case 'FileEditorAction':
-      return c56(v);
-    case 'EditAction':
-      return c57(v);
-    case 'ListDirectoryAction':
-      return c58(v);
-    case 'ReadFileAction':
-      return c59(v);
-    case 'WriteFileAction':
-      return c60(v);
-    case 'GlobAction':
-      return c61(v);
-    case 'GrepAction':
-      return c62(v);
-    case 'PlanningFileEditorAction':
-      return c63(v);
-    case 'TaskAction':
-      return c64(v);
-    case 'TaskTrackerAction':
-      return c65(v);
-    case 'TerminalAction':
-      return c66(v);
-    case 'WorkflowAction':
-      return c67(v);
-    default:
-      return false;
-  }
+if (typeof v !== "object" || v === null) return false;
+switch (v["kind"]) {
+case "FileEditorActionWithRisk": return c20(v);
+case "FileEditorActionWithRiskWithSummary": return c21(v);
+case "FinishActionWithSummary": return c22(v);
+case "TaskTrackerActionWithRisk": return c25(v);
+case "TaskTrackerActionWithRiskWithSummary": return c26(v);
+case "TerminalActionWithRisk": return c27(v);
+case "TerminalActionWithRiskWithSummary": return c28(v);
+case "ThinkActionWithSummary": return c29(v);
+case "MCPToolAction": return c30(v);
+case "ClassifyAndSwitchLLMAction": return c31(v);
+case "FinishAction": return c32(v);
+case "InvokeSkillAction": return c33(v);
+case "SwitchLLMAction": return c34(v);
+case "ThinkAction": return c35(v);
+case "VisionInspectAction": return c36(v);
+case "AskOracleAction": return c37(v);
+case "BrowserAction": return c38(v);
+case "BrowserClickAction": return c39(v);
+case "BrowserCloseTabAction": return c40(v);
+case "BrowserGetContentAction": return c41(v);
+case "BrowserGetStateAction": return c42(v);
+case "BrowserGetStorageAction": return c43(v);
+case "BrowserGoBackAction": return c44(v);
+case "BrowserListTabsAction": return c45(v);
+case "BrowserNavigateAction": return c46(v);
+case "BrowserScrollAction": return c47(v);
+case "BrowserSetStorageAction": return c48(v);
+case "BrowserStartRecordingAction": return c49(v);
+case "BrowserStopRecordingAction": return c50(v);
+case "BrowserSwitchTabAction": return c51(v);
+case "BrowserTypeAction": return c52(v);
+case "StartChildConversationAction": return c53(v);
+case "DelegateAction": return c55(v);
+case "FileEditorAction": return c56(v);
+case "EditAction": return c57(v);
+case "ListDirectoryAction": return c58(v);
+case "ReadFileAction": return c59(v);
+case "WriteFileAction": return c60(v);
+case "GlobAction": return c61(v);
+case "GrepAction": return c62(v);
+case "PlanningFileEditorAction": return c63(v);
+case "TaskAction": return c64(v);
+case "TaskTrackerAction": return c65(v);
+case "TerminalAction": return c66(v);
+case "WorkflowAction": return c67(v);
+default: return false;
+}
 }
 function c69(v) {
-  return c68(v);
+return c68(v);
 }
 function c70(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['name'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['arguments'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['origin'];
-  if (!(f3 !== undefined && (f3 === 'completion' || f3 === 'responses'))) return false;
-  const f4 = v['responses_item_id'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["name"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["arguments"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["origin"];
+if (!(f3 !== undefined && (f3 === "completion" || f3 === "responses"))) return false;
+const f4 = v["responses_item_id"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+return true;
 }
 function c71(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['score'];
-  if (!(f0 !== undefined && typeof f0 === 'number' && Number.isFinite(f0) && f0 >= 0 && f0 <= 1))
-    return false;
-  const f1 = v['message'];
-  if (!(f1 !== undefined && f1 !== undefined && (f1 === null || typeof f1 === 'string'))) return false;
-  const f2 = v['metadata'];
-  if (!(f2 === undefined || f2 === null || c10(f2))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["score"];
+if (!(f0 !== undefined && (typeof f0 === "number" && Number.isFinite(f0) && f0 >= 0 && f0 <= 1))) return false;
+const f1 = v["message"];
+if (!(f1 !== undefined && (f1 !== undefined && (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["metadata"];
+if (!((f2 === undefined || (f2 === null || c10(f2))))) return false;
+return true;
 }
 function c72(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['thought'];
-  if (!(f4 !== undefined && c14(f4))) return false;
-  const f5 = v['reasoning_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['thinking_blocks'];
-  if (!(f6 !== undefined && f6 !== undefined && c17(f6))) return false;
-  const f7 = v['responses_reasoning_item'];
-  if (!(f7 === undefined || f7 === null || c18(f7))) return false;
-  const f8 = v['action'];
-  if (!(f8 === undefined || f8 === null || c69(f8))) return false;
-  const f9 = v['tool_name'];
-  if (!(f9 !== undefined && typeof f9 === 'string')) return false;
-  const f10 = v['tool_call_id'];
-  if (!(f10 !== undefined && typeof f10 === 'string')) return false;
-  const f11 = v['tool_call'];
-  if (!(f11 !== undefined && c70(f11))) return false;
-  const f12 = v['llm_response_id'];
-  if (!(f12 !== undefined && typeof f12 === 'string')) return false;
-  const f13 = v['security_risk'];
-  if (!(f13 !== undefined && f13 !== undefined && S4.has(f13))) return false;
-  const f14 = v['critic_result'];
-  if (!(f14 === undefined || f14 === null || c71(f14))) return false;
-  const f15 = v['summary'];
-  if (!(f15 === undefined || f15 === null || typeof f15 === 'string')) return false;
-  const f16 = v['kind'];
-  if (!(f16 !== undefined && f16 === 'ActionEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["thought"];
+if (!(f4 !== undefined && c14(f4))) return false;
+const f5 = v["reasoning_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["thinking_blocks"];
+if (!(f6 !== undefined && (f6 !== undefined && c17(f6)))) return false;
+const f7 = v["responses_reasoning_item"];
+if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
+const f8 = v["action"];
+if (!((f8 === undefined || (f8 === null || c69(f8))))) return false;
+const f9 = v["tool_name"];
+if (!(f9 !== undefined && (typeof f9 === "string"))) return false;
+const f10 = v["tool_call_id"];
+if (!(f10 !== undefined && (typeof f10 === "string"))) return false;
+const f11 = v["tool_call"];
+if (!(f11 !== undefined && c70(f11))) return false;
+const f12 = v["llm_response_id"];
+if (!(f12 !== undefined && (typeof f12 === "string"))) return false;
+const f13 = v["security_risk"];
+if (!(f13 !== undefined && (f13 !== undefined && S4.has(f13)))) return false;
+const f14 = v["critic_result"];
+if (!((f14 === undefined || (f14 === null || c71(f14))))) return false;
+const f15 = v["summary"];
+if (!((f15 === undefined || (f15 === null || (typeof f15 === "string"))))) return false;
+const f16 = v["kind"];
+if (!(f16 !== undefined && (f16 === "ActionEvent"))) return false;
+return true;
 }
 function c73(v) {
-  return c13(v);
+return c13(v);
 }
 function c74(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c73(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c73(e))) return false;
+}
+return true;
 }
 function c75(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c70(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c70(e))) return false;
+}
+return true;
 }
 function c76(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['role'];
-  if (!(f0 !== undefined && S5.has(f0))) return false;
-  const f1 = v['content'];
-  if (!(f1 !== undefined && f1 !== undefined && c74(f1))) return false;
-  const f2 = v['tool_calls'];
-  if (!(f2 === undefined || f2 === null || c75(f2))) return false;
-  const f3 = v['tool_call_id'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['name'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['reasoning_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['thinking_blocks'];
-  if (!(f6 !== undefined && f6 !== undefined && c17(f6))) return false;
-  const f7 = v['responses_reasoning_item'];
-  if (!(f7 === undefined || f7 === null || c18(f7))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["role"];
+if (!(f0 !== undefined && S5.has(f0))) return false;
+const f1 = v["content"];
+if (!(f1 !== undefined && (f1 !== undefined && c74(f1)))) return false;
+const f2 = v["tool_calls"];
+if (!((f2 === undefined || (f2 === null || c75(f2))))) return false;
+const f3 = v["tool_call_id"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["name"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["reasoning_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["thinking_blocks"];
+if (!(f6 !== undefined && (f6 !== undefined && c17(f6)))) return false;
+const f7 = v["responses_reasoning_item"];
+if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
+return true;
 }
 function c77(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['llm_message'];
-  if (!(f4 !== undefined && c76(f4))) return false;
-  const f5 = v['llm_response_id'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['activated_skills'];
-  if (!(f6 !== undefined && f6 !== undefined && c3(f6))) return false;
-  const f7 = v['extended_content'];
-  if (!(f7 !== undefined && f7 !== undefined && c14(f7))) return false;
-  const f8 = v['sender'];
-  if (!(f8 === undefined || f8 === null || typeof f8 === 'string')) return false;
-  const f9 = v['critic_result'];
-  if (!(f9 === undefined || f9 === null || c71(f9))) return false;
-  const f10 = v['kind'];
-  if (!(f10 !== undefined && f10 === 'MessageEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && S0.has(f3))) return false;
+const f4 = v["llm_message"];
+if (!(f4 !== undefined && c76(f4))) return false;
+const f5 = v["llm_response_id"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["activated_skills"];
+if (!(f6 !== undefined && (f6 !== undefined && c3(f6)))) return false;
+const f7 = v["extended_content"];
+if (!(f7 !== undefined && (f7 !== undefined && c14(f7)))) return false;
+const f8 = v["sender"];
+if (!((f8 === undefined || (f8 === null || (typeof f8 === "string"))))) return false;
+const f9 = v["critic_result"];
+if (!((f9 === undefined || (f9 === null || c71(f9))))) return false;
+const f10 = v["kind"];
+if (!(f10 !== undefined && (f10 === "MessageEvent"))) return false;
+return true;
 }
 function c78(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['tool_name'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['tool_call_id'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['error'];
-  if (!(f6 !== undefined && typeof f6 === 'string')) return false;
-  const f7 = v['classification'];
-  if (!(f7 === undefined || f7 === null || c7(f7))) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'AgentErrorEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["tool_name"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["tool_call_id"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["error"];
+if (!(f6 !== undefined && (typeof f6 === "string"))) return false;
+const f7 = v["classification"];
+if (!((f7 === undefined || (f7 === null || c7(f7))))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "AgentErrorEvent"))) return false;
+return true;
 }
 function c79(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['tool_name'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'MCPToolObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["tool_name"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "MCPToolObservation"))) return false;
+return true;
 }
 function c80(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['chosen_class'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['model'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['active_model'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'ClassifyAndSwitchLLMObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["chosen_class"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["model"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["active_model"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "ClassifyAndSwitchLLMObservation"))) return false;
+return true;
 }
 function c81(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'FinishObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "FinishObservation"))) return false;
+return true;
 }
 function c82(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['skill_name'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'InvokeSkillObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["skill_name"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "InvokeSkillObservation"))) return false;
+return true;
 }
 function c83(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['profile_name'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['reason'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['active_model'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'SwitchLLMObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["profile_name"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["reason"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["active_model"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "SwitchLLMObservation"))) return false;
+return true;
 }
 function c84(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'ThinkObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "ThinkObservation"))) return false;
+return true;
 }
 function c85(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['image_index'];
-  if (!(f2 !== undefined && typeof f2 === 'number' && Number.isSafeInteger(f2))) return false;
-  const f3 = v['question'];
-  if (!(f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['profile_name'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['model'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['base_url'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['answer'];
-  if (!(f7 === undefined || f7 === null || typeof f7 === 'string')) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'VisionInspectObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["image_index"];
+if (!(f2 !== undefined && (typeof f2 === "number" && Number.isSafeInteger(f2)))) return false;
+const f3 = v["question"];
+if (!(f3 !== undefined && (typeof f3 === "string"))) return false;
+const f4 = v["profile_name"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["model"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["base_url"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["answer"];
+if (!((f7 === undefined || (f7 === null || (typeof f7 === "string"))))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "VisionInspectObservation"))) return false;
+return true;
 }
 function c86(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'ClientToolObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "ClientToolObservation"))) return false;
+return true;
 }
 function c87(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'AskOracleObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "AskOracleObservation"))) return false;
+return true;
 }
 function c88(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['screenshot_data'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['full_output_save_dir'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'BrowserObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["screenshot_data"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["full_output_save_dir"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "BrowserObservation"))) return false;
+return true;
 }
 function c89(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['conversation_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['parent_conversation_id'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['status'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['title'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['url'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['workspace'];
-  if (!(f7 === undefined || f7 === null || typeof f7 === 'string')) return false;
-  const f8 = v['isolation'];
-  if (!(f8 === undefined || f8 === null || f8 === 'worktree' || f8 === 'shared')) return false;
-  const f9 = v['kind'];
-  if (!(f9 !== undefined && f9 === 'StartChildConversationObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["conversation_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["parent_conversation_id"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["status"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["title"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["url"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["workspace"];
+if (!((f7 === undefined || (f7 === null || (typeof f7 === "string"))))) return false;
+const f8 = v["isolation"];
+if (!((f8 === undefined || (f8 === null || (f8 === "worktree" || f8 === "shared"))))) return false;
+const f9 = v["kind"];
+if (!(f9 !== undefined && (f9 === "StartChildConversationObservation"))) return false;
+return true;
 }
 function c90(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && (f2 === 'spawn' || f2 === 'delegate'))) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'DelegateObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && (f2 === "spawn" || f2 === "delegate"))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "DelegateObservation"))) return false;
+return true;
 }
 function c91(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && S3.has(f2))) return false;
-  const f3 = v['path'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['prev_exist'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  const f5 = v['old_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['new_content'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'FileEditorObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && S3.has(f2))) return false;
+const f3 = v["path"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["prev_exist"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+const f5 = v["old_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["new_content"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "FileEditorObservation"))) return false;
+return true;
 }
 function c92(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['file_path'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['is_new_file'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['replacements_made'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'number' && Number.isSafeInteger(f4)))
-    return false;
-  const f5 = v['old_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['new_content'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'EditObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["file_path"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["is_new_file"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["replacements_made"];
+if (!(f4 !== undefined && (f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4))))) return false;
+const f5 = v["old_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["new_content"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "EditObservation"))) return false;
+return true;
 }
 function c93(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['name'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['is_directory'];
-  if (!(f2 !== undefined && typeof f2 === 'boolean')) return false;
-  const f3 = v['size'];
-  if (!(f3 !== undefined && typeof f3 === 'number' && Number.isSafeInteger(f3))) return false;
-  const f4 = v['modified_time'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["is_directory"];
+if (!(f2 !== undefined && typeof f2 === "boolean")) return false;
+const f3 = v["size"];
+if (!(f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3)))) return false;
+const f4 = v["modified_time"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+return true;
 }
 function c94(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c93(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c93(e))) return false;
+}
+return true;
 }
 function c95(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['dir_path'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['entries'];
-  if (!(f3 !== undefined && f3 !== undefined && c94(f3))) return false;
-  const f4 = v['total_count'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'number' && Number.isSafeInteger(f4)))
-    return false;
-  const f5 = v['is_truncated'];
-  if (!(f5 !== undefined && f5 !== undefined && typeof f5 === 'boolean')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ListDirectoryObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["dir_path"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["entries"];
+if (!(f3 !== undefined && (f3 !== undefined && c94(f3)))) return false;
+const f4 = v["total_count"];
+if (!(f4 !== undefined && (f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4))))) return false;
+const f5 = v["is_truncated"];
+if (!(f5 !== undefined && (f5 !== undefined && typeof f5 === "boolean"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ListDirectoryObservation"))) return false;
+return true;
 }
 function c96(v) {
-  return (
-    Array.isArray(v) &&
-    v.length === 2 &&
-    v[0] !== undefined && typeof v[0] === 'number' &&
-    Number.isSafeInteger(v[0]) &&
-    v[1] !== undefined && typeof v[1] === 'number' &&
-    Number.isSafeInteger(v[1])
-  );
+return Array.isArray(v) && v.length === 2 && (v[0] !== undefined && (typeof v[0] === "number" && Number.isSafeInteger(v[0]))) && (v[1] !== undefined && (typeof v[1] === "number" && Number.isSafeInteger(v[1])));
 }
 function c97(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['file_path'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['file_content'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['is_truncated'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  const f5 = v['lines_shown'];
-  if (!(f5 === undefined || f5 === null || c96(f5))) return false;
-  const f6 = v['total_lines'];
-  if (!(f6 === undefined || f6 === null || (typeof f6 === 'number' && Number.isSafeInteger(f6))))
-    return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'ReadFileObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["file_path"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["file_content"];
+if (!(f3 !== undefined && (f3 !== undefined && (typeof f3 === "string")))) return false;
+const f4 = v["is_truncated"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+const f5 = v["lines_shown"];
+if (!((f5 === undefined || (f5 === null || c96(f5))))) return false;
+const f6 = v["total_lines"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "number" && Number.isSafeInteger(f6)))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "ReadFileObservation"))) return false;
+return true;
 }
 function c98(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['file_path'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['is_new_file'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['old_content'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['new_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'WriteFileObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["file_path"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["is_new_file"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["old_content"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["new_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "WriteFileObservation"))) return false;
+return true;
 }
 function c99(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['files'];
-  if (!(f2 !== undefined && c3(f2))) return false;
-  const f3 = v['pattern'];
-  if (!(f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['search_path'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['truncated'];
-  if (!(f5 !== undefined && f5 !== undefined && typeof f5 === 'boolean')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'GlobObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["files"];
+if (!(f2 !== undefined && c3(f2))) return false;
+const f3 = v["pattern"];
+if (!(f3 !== undefined && (typeof f3 === "string"))) return false;
+const f4 = v["search_path"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["truncated"];
+if (!(f5 !== undefined && (f5 !== undefined && typeof f5 === "boolean"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "GlobObservation"))) return false;
+return true;
 }
 function c100(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['matches'];
-  if (!(f2 !== undefined && c3(f2))) return false;
-  const f3 = v['pattern'];
-  if (!(f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['search_path'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['include_pattern'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['truncated'];
-  if (!(f6 !== undefined && f6 !== undefined && typeof f6 === 'boolean')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'GrepObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["matches"];
+if (!(f2 !== undefined && c3(f2))) return false;
+const f3 = v["pattern"];
+if (!(f3 !== undefined && (typeof f3 === "string"))) return false;
+const f4 = v["search_path"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["include_pattern"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["truncated"];
+if (!(f6 !== undefined && (f6 !== undefined && typeof f6 === "boolean"))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "GrepObservation"))) return false;
+return true;
 }
 function c101(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && S3.has(f2))) return false;
-  const f3 = v['path'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['prev_exist'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  const f5 = v['old_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['new_content'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'PlanningFileEditorObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && S3.has(f2))) return false;
+const f3 = v["path"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["prev_exist"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+const f5 = v["old_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["new_content"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "PlanningFileEditorObservation"))) return false;
+return true;
 }
 function c102(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['task_id'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['subagent'];
-  if (!(f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['status'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'TaskObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["task_id"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["subagent"];
+if (!(f3 !== undefined && (typeof f3 === "string"))) return false;
+const f4 = v["status"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "TaskObservation"))) return false;
+return true;
 }
 function c103(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && (f2 === 'view' || f2 === 'plan'))) return false;
-  const f3 = v['task_list'];
-  if (!(f3 !== undefined && f3 !== undefined && c24(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'TaskTrackerObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && (f2 === "view" || f2 === "plan"))) return false;
+const f3 = v["task_list"];
+if (!(f3 !== undefined && (f3 !== undefined && c24(f3)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "TaskTrackerObservation"))) return false;
+return true;
 }
 function c104(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['exit_code'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'number' && Number.isSafeInteger(f0)))
-    return false;
-  const f1 = v['pid'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'number' && Number.isSafeInteger(f1)))
-    return false;
-  const f2 = v['username'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['hostname'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['working_dir'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['py_interpreter_path'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['prefix'];
-  if (!(f6 !== undefined && f6 !== undefined && typeof f6 === 'string')) return false;
-  const f7 = v['suffix'];
-  if (!(f7 !== undefined && f7 !== undefined && typeof f7 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["exit_code"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0))))) return false;
+const f1 = v["pid"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "number" && Number.isSafeInteger(f1))))) return false;
+const f2 = v["username"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["hostname"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["working_dir"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["py_interpreter_path"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["prefix"];
+if (!(f6 !== undefined && (f6 !== undefined && (typeof f6 === "string")))) return false;
+const f7 = v["suffix"];
+if (!(f7 !== undefined && (f7 !== undefined && (typeof f7 === "string")))) return false;
+return true;
 }
 function c105(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && f2 !== undefined && (f2 === null || typeof f2 === 'string'))) return false;
-  const f3 = v['exit_code'];
-  if (!(f3 === undefined || f3 === null || (typeof f3 === 'number' && Number.isSafeInteger(f3))))
-    return false;
-  const f4 = v['timeout'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  const f5 = v['metadata'];
-  if (!(f5 === undefined || c104(f5))) return false;
-  const f6 = v['full_output_save_dir'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'TerminalObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && (f2 !== undefined && (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["exit_code"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "number" && Number.isSafeInteger(f3)))))) return false;
+const f4 = v["timeout"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+const f5 = v["metadata"];
+if (!((f5 === undefined || c104(f5)))) return false;
+const f6 = v["full_output_save_dir"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "TerminalObservation"))) return false;
+return true;
 }
 function c106(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c74(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['name'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['status'];
-  if (!(f3 !== undefined && (f3 === 'completed' || f3 === 'error'))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'WorkflowObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c74(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["name"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["status"];
+if (!(f3 !== undefined && (f3 === "completed" || f3 === "error"))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "WorkflowObservation"))) return false;
+return true;
 }
 function c107(v) {
-  if (typeof v !== 'object' || v === null) return false;
-  switch (v['kind']) {
-    case 'MCPToolObservation':
-      return c79(v);
-    case 'ClassifyAndSwitchLLMObservation':
-      return c80(v);
-    case 'FinishObservation':
-      return c81(v);
-    case 'InvokeSkillObservation':
-      return c82(v);
-    case 'SwitchLLMObservation':
-      return c83(v);
-    case 'ThinkObservation':
-      return c84(v);
-    case 'VisionInspectObservation':
-      return c85(v);
-    case 'ClientToolObservation':
-      return c86(v);
-    case 'AskOracleObservation':
-      return c87(v);
-    case 'BrowserObservation':
-      return c88(v);
-    case 'StartChildConversationObservation':
-      return c89(v);
-    case 'DelegateObservation':
-      return c90(v);
-    case 'FileEditorObservation':
-      return c91(v);
-    case 'EditObservation':
-      return c92(v);
-    case 'ListDirectoryObservation':
-      return c95(v);
-    case 'ReadFileObservation':
-      return c97(v);
-    case 'WriteFileObservation':
-      return c98(v);
-    case 'GlobObservation':
-      return c99(v);
-    case 'GrepObservation':
-      return c100(v);
-    case 'PlanningFileEditorObservation':
-      return c101(v);
-    case 'TaskObservation':
-      return c102(v);
-    case 'TaskTrackerObservation':
-      return c103(v);
-    case 'TerminalObservation':
-      return c105(v);
-    case 'WorkflowObservation':
-      return c106(v);
-    default:
-      return false;
-  }
+if (typeof v !== "object" || v === null) return false;
+switch (v["kind"]) {
+case "MCPToolObservation": return c79(v);
+case "ClassifyAndSwitchLLMObservation": return c80(v);
+case "FinishObservation": return c81(v);
+case "InvokeSkillObservation": return c82(v);
+case "SwitchLLMObservation": return c83(v);
+case "ThinkObservation": return c84(v);
+case "VisionInspectObservation": return c85(v);
+case "ClientToolObservation": return c86(v);
+case "AskOracleObservation": return c87(v);
+case "BrowserObservation": return c88(v);
+case "StartChildConversationObservation": return c89(v);
+case "DelegateObservation": return c90(v);
+case "FileEditorObservation": return c91(v);
+case "EditObservation": return c92(v);
+case "ListDirectoryObservation": return c95(v);
+case "ReadFileObservation": return c97(v);
+case "WriteFileObservation": return c98(v);
+case "GlobObservation": return c99(v);
+case "GrepObservation": return c100(v);
+case "PlanningFileEditorObservation": return c101(v);
+case "TaskObservation": return c102(v);
+case "TaskTrackerObservation": return c103(v);
+case "TerminalObservation": return c105(v);
+case "WorkflowObservation": return c106(v);
+default: return false;
+}
 }
 function c108(v) {
-  return c107(v);
+return c107(v);
 }
 function c109(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['tool_name'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['tool_call_id'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['observation'];
-  if (!(f6 !== undefined && c108(f6))) return false;
-  const f7 = v['action_id'];
-  if (!(f7 !== undefined && typeof f7 === 'string')) return false;
-  const f8 = v['extended_content'];
-  if (!(f8 === undefined || c14(f8))) return false;
-  const f9 = v['kind'];
-  if (!(f9 !== undefined && f9 === 'ObservationEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["tool_name"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["tool_call_id"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["observation"];
+if (!(f6 !== undefined && c108(f6))) return false;
+const f7 = v["action_id"];
+if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
+const f8 = v["extended_content"];
+if (!((f8 === undefined || c14(f8)))) return false;
+const f9 = v["kind"];
+if (!(f9 !== undefined && (f9 === "ObservationEvent"))) return false;
+return true;
 }
 function c110(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['tool_name'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['tool_call_id'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['rejection_reason'];
-  if (!(f6 !== undefined && f6 !== undefined && typeof f6 === 'string')) return false;
-  const f7 = v['rejection_source'];
-  if (!(f7 !== undefined && f7 !== undefined && (f7 === 'user' || f7 === 'hook'))) return false;
-  const f8 = v['action_id'];
-  if (!(f8 !== undefined && typeof f8 === 'string')) return false;
-  const f9 = v['kind'];
-  if (!(f9 !== undefined && f9 === 'UserRejectObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["tool_name"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["tool_call_id"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["rejection_reason"];
+if (!(f6 !== undefined && (f6 !== undefined && (typeof f6 === "string")))) return false;
+const f7 = v["rejection_source"];
+if (!(f7 !== undefined && (f7 !== undefined && (f7 === "user" || f7 === "hook")))) return false;
+const f8 = v["action_id"];
+if (!(f8 !== undefined && (typeof f8 === "string"))) return false;
+const f9 = v["kind"];
+if (!(f9 !== undefined && (f9 === "UserRejectObservation"))) return false;
+return true;
 }
 function c111(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['title'];
-  if (!(f0 === undefined || f0 === null || typeof f0 === 'string')) return false;
-  const f1 = v['readOnlyHint'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['destructiveHint'];
-  if (!(f2 !== undefined && f2 !== undefined && typeof f2 === 'boolean')) return false;
-  const f3 = v['idempotentHint'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['openWorldHint'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["title"];
+if (!((f0 === undefined || (f0 === null || (typeof f0 === "string"))))) return false;
+const f1 = v["readOnlyHint"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["destructiveHint"];
+if (!(f2 !== undefined && (f2 !== undefined && typeof f2 === "boolean"))) return false;
+const f3 = v["idempotentHint"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["openWorldHint"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+return true;
 }
 function c112(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['src'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['mimeType'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['sizes'];
-  if (!(f2 === undefined || f2 === null || c3(f2))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["src"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["mimeType"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["sizes"];
+if (!((f2 === undefined || (f2 === null || c3(f2))))) return false;
+return true;
 }
 function c113(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c112(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c112(e))) return false;
+}
+return true;
 }
 function c114(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['title'];
-  if (!(f0 === undefined || f0 === null || typeof f0 === 'string')) return false;
-  const f1 = v['readOnlyHint'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'boolean')) return false;
-  const f2 = v['destructiveHint'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'boolean')) return false;
-  const f3 = v['idempotentHint'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'boolean')) return false;
-  const f4 = v['openWorldHint'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'boolean')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["title"];
+if (!((f0 === undefined || (f0 === null || (typeof f0 === "string"))))) return false;
+const f1 = v["readOnlyHint"];
+if (!((f1 === undefined || (f1 === null || typeof f1 === "boolean")))) return false;
+const f2 = v["destructiveHint"];
+if (!((f2 === undefined || (f2 === null || typeof f2 === "boolean")))) return false;
+const f3 = v["idempotentHint"];
+if (!((f3 === undefined || (f3 === null || typeof f3 === "boolean")))) return false;
+const f4 = v["openWorldHint"];
+if (!((f4 === undefined || (f4 === null || typeof f4 === "boolean")))) return false;
+return true;
 }
 function c115(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['taskSupport'];
-  if (!(f0 === undefined || f0 === null || f0 === 'forbidden' || f0 === 'optional' || f0 === 'required'))
-    return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["taskSupport"];
+if (!((f0 === undefined || (f0 === null || (f0 === "forbidden" || f0 === "optional" || f0 === "required"))))) return false;
+return true;
 }
 function c116(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['name'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['title'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['description'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['inputSchema'];
-  if (!(f3 !== undefined && c10(f3))) return false;
-  const f4 = v['outputSchema'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['icons'];
-  if (!(f5 === undefined || f5 === null || c113(f5))) return false;
-  const f6 = v['annotations'];
-  if (!(f6 === undefined || f6 === null || c114(f6))) return false;
-  const f7 = v['_meta'];
-  if (!(f7 === undefined || f7 === null || c10(f7))) return false;
-  const f8 = v['execution'];
-  if (!(f8 === undefined || f8 === null || c115(f8))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["title"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["description"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["inputSchema"];
+if (!(f3 !== undefined && c10(f3))) return false;
+const f4 = v["outputSchema"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["icons"];
+if (!((f5 === undefined || (f5 === null || c113(f5))))) return false;
+const f6 = v["annotations"];
+if (!((f6 === undefined || (f6 === null || c114(f6))))) return false;
+const f7 = v["_meta"];
+if (!((f7 === undefined || (f7 === null || c10(f7))))) return false;
+const f8 = v["execution"];
+if (!((f8 === undefined || (f8 === null || c115(f8))))) return false;
+return true;
 }
 function c117(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['mcp_tool'];
-  if (!(f6 !== undefined && c116(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'MCPToolDefinition')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["mcp_tool"];
+if (!(f6 !== undefined && c116(f6))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "MCPToolDefinition"))) return false;
+return true;
 }
 function c118(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ClassifyAndSwitchLLMTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ClassifyAndSwitchLLMTool"))) return false;
+return true;
 }
 function c119(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'FinishTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "FinishTool"))) return false;
+return true;
 }
 function c120(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'InvokeSkillTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "InvokeSkillTool"))) return false;
+return true;
 }
 function c121(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'SwitchLLMTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "SwitchLLMTool"))) return false;
+return true;
 }
 function c122(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ThinkTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ThinkTool"))) return false;
+return true;
 }
 function c123(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'VisionInspectTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "VisionInspectTool"))) return false;
+return true;
 }
 function c124(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['client_tool_name'];
-  if (!(f6 !== undefined && typeof f6 === 'string')) return false;
-  const f7 = v['input_schema'];
-  if (!(f7 !== undefined && c10(f7))) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'ClientTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["client_tool_name"];
+if (!(f6 !== undefined && (typeof f6 === "string"))) return false;
+const f7 = v["input_schema"];
+if (!(f7 !== undefined && c10(f7))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "ClientTool"))) return false;
+return true;
 }
 function c125(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'AskOracleTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "AskOracleTool"))) return false;
+return true;
 }
 function c126(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserClickTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserClickTool"))) return false;
+return true;
 }
 function c127(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserCloseTabTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserCloseTabTool"))) return false;
+return true;
 }
 function c128(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserGetContentTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserGetContentTool"))) return false;
+return true;
 }
 function c129(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserGetStateTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserGetStateTool"))) return false;
+return true;
 }
 function c130(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserGetStorageTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserGetStorageTool"))) return false;
+return true;
 }
 function c131(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserGoBackTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserGoBackTool"))) return false;
+return true;
 }
 function c132(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserListTabsTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserListTabsTool"))) return false;
+return true;
 }
 function c133(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserNavigateTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserNavigateTool"))) return false;
+return true;
 }
 function c134(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserScrollTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserScrollTool"))) return false;
+return true;
 }
 function c135(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserSetStorageTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserSetStorageTool"))) return false;
+return true;
 }
 function c136(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserStartRecordingTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserStartRecordingTool"))) return false;
+return true;
 }
 function c137(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserStopRecordingTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserStopRecordingTool"))) return false;
+return true;
 }
 function c138(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserSwitchTabTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserSwitchTabTool"))) return false;
+return true;
 }
 function c139(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserToolSet')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserToolSet"))) return false;
+return true;
 }
 function c140(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'BrowserTypeTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "BrowserTypeTool"))) return false;
+return true;
 }
 function c141(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'StartChildConversationTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "StartChildConversationTool"))) return false;
+return true;
 }
 function c142(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'FileEditorTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "FileEditorTool"))) return false;
+return true;
 }
 function c143(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'EditTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "EditTool"))) return false;
+return true;
 }
 function c144(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ListDirectoryTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ListDirectoryTool"))) return false;
+return true;
 }
 function c145(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ReadFileTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ReadFileTool"))) return false;
+return true;
 }
 function c146(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'WriteFileTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "WriteFileTool"))) return false;
+return true;
 }
 function c147(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'GlobTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "GlobTool"))) return false;
+return true;
 }
 function c148(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'GrepTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "GrepTool"))) return false;
+return true;
 }
 function c149(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'PlanningFileEditorTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "PlanningFileEditorTool"))) return false;
+return true;
 }
 function c150(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'TaskTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TaskTool"))) return false;
+return true;
 }
 function c151(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'TaskToolSet')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TaskToolSet"))) return false;
+return true;
 }
 function c152(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'TaskTrackerTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TaskTrackerTool"))) return false;
+return true;
 }
 function c153(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'TerminalTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TerminalTool"))) return false;
+return true;
 }
 function c154(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'WorkflowTool')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "WorkflowTool"))) return false;
+return true;
 }
 function c155(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['description'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['action_type'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['observation_type'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['annotations'];
-  if (!(f3 === undefined || f3 === null || c111(f3))) return false;
-  const f4 = v['meta'];
-  if (!(f4 === undefined || f4 === null || c10(f4))) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'WorkflowToolSet')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "WorkflowToolSet"))) return false;
+return true;
 }
 function c156(v) {
-  if (typeof v !== 'object' || v === null) return false;
-  switch (v['kind']) {
-    case 'MCPToolDefinition':
-      return c117(v);
-    case 'ClassifyAndSwitchLLMTool':
-      return c118(v);
-    case 'FinishTool':
-      return c119(v);
-    case 'InvokeSkillTool':
-      return c120(v);
-    case 'SwitchLLMTool':
-      return c121(v);
-    case 'ThinkTool':
-      return c122(v);
-    case 'VisionInspectTool':
-      return c123(v);
-    case 'ClientTool':
-      return c124(v);
-    case 'AskOracleTool':
-      return c125(v);
-    case 'BrowserClickTool':
-      return c126(v);
-    case 'BrowserCloseTabTool':
-      return c127(v);
-    case 'BrowserGetContentTool':
-      return c128(v);
-    case 'BrowserGetStateTool':
-      return c129(v);
-    case 'BrowserGetStorageTool':
-      return c130(v);
-    case 'BrowserGoBackTool':
-      return c131(v);
-    case 'BrowserListTabsTool':
-      return c132(v);
-    case 'BrowserNavigateTool':
-      return c133(v);
-    case 'BrowserScrollTool':
-      return c134(v);
-    case 'BrowserSetStorageTool':
-      return c135(v);
-    case 'BrowserStartRecordingTool':
-      return c136(v);
-    case 'BrowserStopRecordingTool':
-      return c137(v);
-    case 'BrowserSwitchTabTool':
-      return c138(v);
-    case 'BrowserToolSet':
-      return c139(v);
-    case 'BrowserTypeTool':
-      return c140(v);
-    case 'StartChildConversationTool':
-      return c141(v);
-    case 'FileEditorTool':
-      return c142(v);
-    case 'EditTool':
-      return c143(v);
-    case 'ListDirectoryTool':
-      return c144(v);
-    case 'ReadFileTool':
-      return c145(v);
-    case 'WriteFileTool':
-      return c146(v);
-    case 'GlobTool':
-      return c147(v);
-    case 'GrepTool':
-      return c148(v);
-    case 'PlanningFileEditorTool':
-      return c149(v);
-    case 'TaskTool':
-      return c150(v);
-    case 'TaskToolSet':
-      return c151(v);
-    case 'TaskTrackerTool':
-      return c152(v);
-    case 'TerminalTool':
-      return c153(v);
-    case 'WorkflowTool':
-      return c154(v);
-    case 'WorkflowToolSet':
-      return c155(v);
-    default:
-      return false;
-  }
+if (typeof v !== "object" || v === null) return false;
+switch (v["kind"]) {
+case "MCPToolDefinition": return c117(v);
+case "ClassifyAndSwitchLLMTool": return c118(v);
+case "FinishTool": return c119(v);
+case "InvokeSkillTool": return c120(v);
+case "SwitchLLMTool": return c121(v);
+case "ThinkTool": return c122(v);
+case "VisionInspectTool": return c123(v);
+case "ClientTool": return c124(v);
+case "AskOracleTool": return c125(v);
+case "BrowserClickTool": return c126(v);
+case "BrowserCloseTabTool": return c127(v);
+case "BrowserGetContentTool": return c128(v);
+case "BrowserGetStateTool": return c129(v);
+case "BrowserGetStorageTool": return c130(v);
+case "BrowserGoBackTool": return c131(v);
+case "BrowserListTabsTool": return c132(v);
+case "BrowserNavigateTool": return c133(v);
+case "BrowserScrollTool": return c134(v);
+case "BrowserSetStorageTool": return c135(v);
+case "BrowserStartRecordingTool": return c136(v);
+case "BrowserStopRecordingTool": return c137(v);
+case "BrowserSwitchTabTool": return c138(v);
+case "BrowserToolSet": return c139(v);
+case "BrowserTypeTool": return c140(v);
+case "StartChildConversationTool": return c141(v);
+case "FileEditorTool": return c142(v);
+case "EditTool": return c143(v);
+case "ListDirectoryTool": return c144(v);
+case "ReadFileTool": return c145(v);
+case "WriteFileTool": return c146(v);
+case "GlobTool": return c147(v);
+case "GrepTool": return c148(v);
+case "PlanningFileEditorTool": return c149(v);
+case "TaskTool": return c150(v);
+case "TaskToolSet": return c151(v);
+case "TaskTrackerTool": return c152(v);
+case "TerminalTool": return c153(v);
+case "WorkflowTool": return c154(v);
+case "WorkflowToolSet": return c155(v);
+default: return false;
+}
 }
 function c157(v) {
-  return c156(v);
+return c156(v);
 }
 function c158(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c157(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c157(e))) return false;
+}
+return true;
 }
 function c159(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['system_prompt'];
-  if (!(f4 !== undefined && c13(f4))) return false;
-  const f5 = v['tools'];
-  if (!(f5 !== undefined && c158(f5))) return false;
-  const f6 = v['dynamic_context'];
-  if (!(f6 === undefined || f6 === null || c13(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'SystemPromptEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["system_prompt"];
+if (!(f4 !== undefined && c13(f4))) return false;
+const f5 = v["tools"];
+if (!(f5 !== undefined && c158(f5))) return false;
+const f6 = v["dynamic_context"];
+if (!((f6 === undefined || (f6 === null || c13(f6))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "SystemPromptEvent"))) return false;
+return true;
 }
 function c160(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  for (const k in v) {
-    const e = v[k];
-    if (!(e !== undefined && S4.has(e))) return false;
-  }
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+for (const k in v) {
+const e = v[k];
+if (!(e !== undefined && S4.has(e))) return false;
+}
+return true;
 }
 function c161(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  for (const k in v) {
-    const e = v[k];
-    if (!(e !== undefined && c10(e))) return false;
-  }
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+for (const k in v) {
+const e = v[k];
+if (!(e !== undefined && c10(e))) return false;
+}
+return true;
 }
 function c162(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['analyzer'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['policy'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['risks'];
-  if (!(f6 !== undefined && c160(f6))) return false;
-  const f7 = v['details'];
-  if (!(f7 === undefined || c161(f7))) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'SecurityAnalysisEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["analyzer"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["policy"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["risks"];
+if (!(f6 !== undefined && c160(f6))) return false;
+const f7 = v["details"];
+if (!((f7 === undefined || c161(f7)))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "SecurityAnalysisEvent"))) return false;
+return true;
 }
 function c163(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['content'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['reasoning_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'StreamingDeltaEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["content"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["reasoning_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "StreamingDeltaEvent"))) return false;
+return true;
 }
 function c164(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['prompt_token_ids'];
-  if (!(f4 !== undefined && c19(f4))) return false;
-  const f5 = v['response_token_ids'];
-  if (!(f5 !== undefined && c19(f5))) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'TokenEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && S0.has(f3))) return false;
+const f4 = v["prompt_token_ids"];
+if (!(f4 !== undefined && c19(f4))) return false;
+const f5 = v["response_token_ids"];
+if (!(f5 !== undefined && c19(f5))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TokenEvent"))) return false;
+return true;
 }
 function c165(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'InterruptEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "InterruptEvent"))) return false;
+return true;
 }
 function c166(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'PauseEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "PauseEvent"))) return false;
+return true;
 }
 function c167(v) {
-  if (typeof v !== 'object' || v === null) return false;
-  switch (v['kind']) {
-    case 'ServerErrorEvent':
-      return c0(v);
-    case 'ACPToolCallEvent':
-      return c2(v);
-    case 'Condensation':
-      return c4(v);
-    case 'CondensationRequest':
-      return c5(v);
-    case 'CondensationSummaryEvent':
-      return c6(v);
-    case 'ConversationErrorEvent':
-      return c8(v);
-    case 'ConversationStateUpdateEvent':
-      return c9(v);
-    case 'HookExecutionEvent':
-      return c11(v);
-    case 'LLMCompletionLogEvent':
-      return c12(v);
-    case 'ActionEvent':
-      return c72(v);
-    case 'MessageEvent':
-      return c77(v);
-    case 'AgentErrorEvent':
-      return c78(v);
-    case 'ObservationEvent':
-      return c109(v);
-    case 'UserRejectObservation':
-      return c110(v);
-    case 'SystemPromptEvent':
-      return c159(v);
-    case 'SecurityAnalysisEvent':
-      return c162(v);
-    case 'StreamingDeltaEvent':
-      return c163(v);
-    case 'TokenEvent':
-      return c164(v);
-    case 'InterruptEvent':
-      return c165(v);
-    case 'PauseEvent':
-      return c166(v);
-    default:
-      return false;
-  }
+if (typeof v !== "object" || v === null) return false;
+switch (v["kind"]) {
+case "ServerErrorEvent": return c0(v);
+case "ACPToolCallEvent": return c2(v);
+case "Condensation": return c4(v);
+case "CondensationRequest": return c5(v);
+case "CondensationSummaryEvent": return c6(v);
+case "ConversationErrorEvent": return c8(v);
+case "ConversationStateUpdateEvent": return c9(v);
+case "HookExecutionEvent": return c11(v);
+case "LLMCompletionLogEvent": return c12(v);
+case "ActionEvent": return c72(v);
+case "MessageEvent": return c77(v);
+case "AgentErrorEvent": return c78(v);
+case "ObservationEvent": return c109(v);
+case "UserRejectObservation": return c110(v);
+case "SystemPromptEvent": return c159(v);
+case "SecurityAnalysisEvent": return c162(v);
+case "StreamingDeltaEvent": return c163(v);
+case "TokenEvent": return c164(v);
+case "InterruptEvent": return c165(v);
+case "PauseEvent": return c166(v);
+default: return false;
+}
 }
 function c168(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S6.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['code'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['detail'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ServerErrorEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S6.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && S0.has(f3))) return false;
+const f4 = v["code"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["detail"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ServerErrorEvent"))) return false;
+return true;
 }
 function c169(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S7.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['tool_call_id'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['title'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['status'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['tool_kind'];
-  if (!(f7 === undefined || f7 === null || typeof f7 === 'string')) return false;
-  const f8 = v['raw_input'];
-  if (!(f8 === undefined || f8 === null || true)) return false;
-  const f9 = v['raw_output'];
-  if (!(f9 === undefined || f9 === null || true)) return false;
-  const f10 = v['content'];
-  if (!(f10 === undefined || f10 === null || c1(f10))) return false;
-  const f11 = v['is_error'];
-  if (!(f11 !== undefined && f11 !== undefined && typeof f11 === 'boolean')) return false;
-  const f12 = v['kind'];
-  if (!(f12 !== undefined && f12 === 'ACPToolCallEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S7.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["tool_call_id"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["status"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["tool_kind"];
+if (!((f7 === undefined || (f7 === null || (typeof f7 === "string"))))) return false;
+const f8 = v["raw_input"];
+if (!((f8 === undefined || (f8 === null || true)))) return false;
+const f9 = v["raw_output"];
+if (!((f9 === undefined || (f9 === null || true)))) return false;
+const f10 = v["content"];
+if (!((f10 === undefined || (f10 === null || c1(f10))))) return false;
+const f11 = v["is_error"];
+if (!(f11 !== undefined && (f11 !== undefined && typeof f11 === "boolean"))) return false;
+const f12 = v["kind"];
+if (!(f12 !== undefined && (f12 === "ACPToolCallEvent"))) return false;
+return true;
 }
 function c170(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S8.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['forgotten_event_ids'];
-  if (!(f4 !== undefined && f4 !== undefined && c3(f4))) return false;
-  const f5 = v['summary'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['summary_offset'];
-  if (!(f6 === undefined || f6 === null || (typeof f6 === 'number' && Number.isSafeInteger(f6) && f6 >= 0)))
-    return false;
-  const f7 = v['llm_response_id'];
-  if (!(f7 !== undefined && typeof f7 === 'string')) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'Condensation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S8.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["forgotten_event_ids"];
+if (!(f4 !== undefined && (f4 !== undefined && c3(f4)))) return false;
+const f5 = v["summary"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["summary_offset"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "number" && Number.isSafeInteger(f6) && f6 >= 0))))) return false;
+const f7 = v["llm_response_id"];
+if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "Condensation"))) return false;
+return true;
 }
 function c171(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S9.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'CondensationRequest')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S9.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "CondensationRequest"))) return false;
+return true;
 }
 function c172(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S10.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['summary'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'CondensationSummaryEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S10.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["summary"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "CondensationSummaryEvent"))) return false;
+return true;
 }
 function c173(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S12.has(k)) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && S1.has(f0))) return false;
-  const f1 = v['retryable'];
-  if (!(f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['user_action'];
-  if (!(f2 !== undefined && f2 !== undefined && (f2 === 'none' || f2 === 'retry' || f2 === 'settings')))
-    return false;
-  const f3 = v['error_id'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S12.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && S1.has(f0))) return false;
+const f1 = v["retryable"];
+if (!(f1 !== undefined && typeof f1 === "boolean")) return false;
+const f2 = v["user_action"];
+if (!(f2 !== undefined && (f2 !== undefined && (f2 === "none" || f2 === "retry" || f2 === "settings")))) return false;
+const f3 = v["error_id"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+return true;
 }
 function c174(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S11.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['code'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['detail'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['classification'];
-  if (!(f6 === undefined || f6 === null || c173(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'ConversationErrorEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S11.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && S0.has(f3))) return false;
+const f4 = v["code"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["detail"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["classification"];
+if (!((f6 === undefined || (f6 === null || c173(f6))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "ConversationErrorEvent"))) return false;
+return true;
 }
 function c175(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S13.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['key'];
-  if (!(f4 === undefined || typeof f4 === 'string')) return false;
-  const f5 = v['value'];
-  if (!(f5 === undefined || true)) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ConversationStateUpdateEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S13.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["key"];
+if (!((f4 === undefined || (typeof f4 === "string")))) return false;
+const f5 = v["value"];
+if (!((f5 === undefined || true))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ConversationStateUpdateEvent"))) return false;
+return true;
 }
 function c176(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S14.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['hook_event_type'];
-  if (!(f4 !== undefined && S2.has(f4))) return false;
-  const f5 = v['hook_command'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['tool_name'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['success'];
-  if (!(f7 !== undefined && typeof f7 === 'boolean')) return false;
-  const f8 = v['blocked'];
-  if (!(f8 !== undefined && f8 !== undefined && typeof f8 === 'boolean')) return false;
-  const f9 = v['exit_code'];
-  if (!(f9 !== undefined && typeof f9 === 'number' && Number.isSafeInteger(f9))) return false;
-  const f10 = v['stdout'];
-  if (!(f10 !== undefined && f10 !== undefined && typeof f10 === 'string')) return false;
-  const f11 = v['stderr'];
-  if (!(f11 !== undefined && f11 !== undefined && typeof f11 === 'string')) return false;
-  const f12 = v['reason'];
-  if (!(f12 === undefined || f12 === null || typeof f12 === 'string')) return false;
-  const f13 = v['additional_context'];
-  if (!(f13 === undefined || f13 === null || typeof f13 === 'string')) return false;
-  const f14 = v['error'];
-  if (!(f14 === undefined || f14 === null || typeof f14 === 'string')) return false;
-  const f15 = v['action_id'];
-  if (!(f15 === undefined || f15 === null || typeof f15 === 'string')) return false;
-  const f16 = v['message_id'];
-  if (!(f16 === undefined || f16 === null || typeof f16 === 'string')) return false;
-  const f17 = v['hook_input'];
-  if (!(f17 === undefined || f17 === null || c10(f17))) return false;
-  const f18 = v['kind'];
-  if (!(f18 !== undefined && f18 === 'HookExecutionEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S14.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["hook_event_type"];
+if (!(f4 !== undefined && S2.has(f4))) return false;
+const f5 = v["hook_command"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["tool_name"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["success"];
+if (!(f7 !== undefined && typeof f7 === "boolean")) return false;
+const f8 = v["blocked"];
+if (!(f8 !== undefined && (f8 !== undefined && typeof f8 === "boolean"))) return false;
+const f9 = v["exit_code"];
+if (!(f9 !== undefined && (typeof f9 === "number" && Number.isSafeInteger(f9)))) return false;
+const f10 = v["stdout"];
+if (!(f10 !== undefined && (f10 !== undefined && (typeof f10 === "string")))) return false;
+const f11 = v["stderr"];
+if (!(f11 !== undefined && (f11 !== undefined && (typeof f11 === "string")))) return false;
+const f12 = v["reason"];
+if (!((f12 === undefined || (f12 === null || (typeof f12 === "string"))))) return false;
+const f13 = v["additional_context"];
+if (!((f13 === undefined || (f13 === null || (typeof f13 === "string"))))) return false;
+const f14 = v["error"];
+if (!((f14 === undefined || (f14 === null || (typeof f14 === "string"))))) return false;
+const f15 = v["action_id"];
+if (!((f15 === undefined || (f15 === null || (typeof f15 === "string"))))) return false;
+const f16 = v["message_id"];
+if (!((f16 === undefined || (f16 === null || (typeof f16 === "string"))))) return false;
+const f17 = v["hook_input"];
+if (!((f17 === undefined || (f17 === null || c10(f17))))) return false;
+const f18 = v["kind"];
+if (!(f18 !== undefined && (f18 === "HookExecutionEvent"))) return false;
+return true;
 }
 function c177(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S15.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['filename'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['log_data'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['model_name'];
-  if (!(f6 !== undefined && f6 !== undefined && typeof f6 === 'string')) return false;
-  const f7 = v['usage_id'];
-  if (!(f7 !== undefined && f7 !== undefined && typeof f7 === 'string')) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'LLMCompletionLogEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S15.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["filename"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["log_data"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["model_name"];
+if (!(f6 !== undefined && (f6 !== undefined && (typeof f6 === "string")))) return false;
+const f7 = v["usage_id"];
+if (!(f7 !== undefined && (f7 !== undefined && (typeof f7 === "string")))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "LLMCompletionLogEvent"))) return false;
+return true;
 }
 function c178(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S17.has(k)) return false;
-  const f0 = v['cache_prompt'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'boolean')) return false;
-  const f1 = v['type'];
-  if (!(f1 !== undefined && f1 !== undefined && f1 === 'text')) return false;
-  const f2 = v['text'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S17.has(k)) return false;
+const f0 = v["cache_prompt"];
+if (!(f0 !== undefined && (f0 !== undefined && typeof f0 === "boolean"))) return false;
+const f1 = v["type"];
+if (!(f1 !== undefined && (f1 !== undefined && (f1 === "text")))) return false;
+const f2 = v["text"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+return true;
 }
 function c179(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c178(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c178(e))) return false;
+}
+return true;
 }
 function c180(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S18.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && S3.has(f0))) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['file_text'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['old_str'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['new_str'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['insert_line'];
-  if (!(f5 === undefined || f5 === null || (typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)))
-    return false;
-  const f6 = v['view_range'];
-  if (!(f6 === undefined || f6 === null || c19(f6))) return false;
-  const f7 = v['security_risk'];
-  if (!(f7 !== undefined && f7 !== undefined && S4.has(f7))) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'FileEditorActionWithRisk')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S18.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && S3.has(f0))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["file_text"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["old_str"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["new_str"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["insert_line"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0))))) return false;
+const f6 = v["view_range"];
+if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
+const f7 = v["security_risk"];
+if (!(f7 !== undefined && (f7 !== undefined && S4.has(f7)))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "FileEditorActionWithRisk"))) return false;
+return true;
 }
 function c181(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S19.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && S3.has(f0))) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['file_text'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['old_str'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['new_str'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['insert_line'];
-  if (!(f5 === undefined || f5 === null || (typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)))
-    return false;
-  const f6 = v['view_range'];
-  if (!(f6 === undefined || f6 === null || c19(f6))) return false;
-  const f7 = v['security_risk'];
-  if (!(f7 !== undefined && f7 !== undefined && S4.has(f7))) return false;
-  const f8 = v['summary'];
-  if (!(f8 === undefined || f8 === null || typeof f8 === 'string')) return false;
-  const f9 = v['kind'];
-  if (!(f9 !== undefined && f9 === 'FileEditorActionWithRiskWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S19.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && S3.has(f0))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["file_text"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["old_str"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["new_str"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["insert_line"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0))))) return false;
+const f6 = v["view_range"];
+if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
+const f7 = v["security_risk"];
+if (!(f7 !== undefined && (f7 !== undefined && S4.has(f7)))) return false;
+const f8 = v["summary"];
+if (!((f8 === undefined || (f8 === null || (typeof f8 === "string"))))) return false;
+const f9 = v["kind"];
+if (!(f9 !== undefined && (f9 === "FileEditorActionWithRiskWithSummary"))) return false;
+return true;
 }
 function c182(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S20.has(k)) return false;
-  const f0 = v['message'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['summary'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'FinishActionWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S20.has(k)) return false;
+const f0 = v["message"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["summary"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "FinishActionWithSummary"))) return false;
+return true;
 }
 function c183(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S21.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && f0 !== undefined && (f0 === 'view' || f0 === 'plan'))) return false;
-  const f1 = v['task_list'];
-  if (!(f1 !== undefined && f1 !== undefined && c24(f1))) return false;
-  const f2 = v['security_risk'];
-  if (!(f2 !== undefined && f2 !== undefined && S4.has(f2))) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'TaskTrackerActionWithRisk')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S21.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "view" || f0 === "plan")))) return false;
+const f1 = v["task_list"];
+if (!(f1 !== undefined && (f1 !== undefined && c24(f1)))) return false;
+const f2 = v["security_risk"];
+if (!(f2 !== undefined && (f2 !== undefined && S4.has(f2)))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "TaskTrackerActionWithRisk"))) return false;
+return true;
 }
 function c184(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S22.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && f0 !== undefined && (f0 === 'view' || f0 === 'plan'))) return false;
-  const f1 = v['task_list'];
-  if (!(f1 !== undefined && f1 !== undefined && c24(f1))) return false;
-  const f2 = v['security_risk'];
-  if (!(f2 !== undefined && f2 !== undefined && S4.has(f2))) return false;
-  const f3 = v['summary'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'TaskTrackerActionWithRiskWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S22.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "view" || f0 === "plan")))) return false;
+const f1 = v["task_list"];
+if (!(f1 !== undefined && (f1 !== undefined && c24(f1)))) return false;
+const f2 = v["security_risk"];
+if (!(f2 !== undefined && (f2 !== undefined && S4.has(f2)))) return false;
+const f3 = v["summary"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "TaskTrackerActionWithRiskWithSummary"))) return false;
+return true;
 }
 function c185(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S23.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['is_input'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['timeout'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isFinite(f2) && f2 >= 0)))
-    return false;
-  const f3 = v['reset'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['security_risk'];
-  if (!(f4 !== undefined && f4 !== undefined && S4.has(f4))) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'TerminalActionWithRisk')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S23.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["is_input"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["timeout"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2) && f2 >= 0))))) return false;
+const f3 = v["reset"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["security_risk"];
+if (!(f4 !== undefined && (f4 !== undefined && S4.has(f4)))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "TerminalActionWithRisk"))) return false;
+return true;
 }
 function c186(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S24.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['is_input'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['timeout'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isFinite(f2) && f2 >= 0)))
-    return false;
-  const f3 = v['reset'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['security_risk'];
-  if (!(f4 !== undefined && f4 !== undefined && S4.has(f4))) return false;
-  const f5 = v['summary'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'TerminalActionWithRiskWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S24.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["is_input"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["timeout"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2) && f2 >= 0))))) return false;
+const f3 = v["reset"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["security_risk"];
+if (!(f4 !== undefined && (f4 !== undefined && S4.has(f4)))) return false;
+const f5 = v["summary"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TerminalActionWithRiskWithSummary"))) return false;
+return true;
 }
 function c187(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S25.has(k)) return false;
-  const f0 = v['thought'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['summary'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'ThinkActionWithSummary')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S25.has(k)) return false;
+const f0 = v["thought"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["summary"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "ThinkActionWithSummary"))) return false;
+return true;
 }
 function c188(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S26.has(k)) return false;
-  const f0 = v['data'];
-  if (!(f0 !== undefined && f0 !== undefined && c10(f0))) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'MCPToolAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S26.has(k)) return false;
+const f0 = v["data"];
+if (!(f0 !== undefined && (f0 !== undefined && c10(f0)))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "MCPToolAction"))) return false;
+return true;
 }
 function c189(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S27.has(k)) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'ClassifyAndSwitchLLMAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S27.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "ClassifyAndSwitchLLMAction"))) return false;
+return true;
 }
 function c190(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S28.has(k)) return false;
-  const f0 = v['message'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'FinishAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S28.has(k)) return false;
+const f0 = v["message"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "FinishAction"))) return false;
+return true;
 }
 function c191(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S29.has(k)) return false;
-  const f0 = v['name'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'InvokeSkillAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S29.has(k)) return false;
+const f0 = v["name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "InvokeSkillAction"))) return false;
+return true;
 }
 function c192(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S30.has(k)) return false;
-  const f0 = v['profile_name'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['reason'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'SwitchLLMAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S30.has(k)) return false;
+const f0 = v["profile_name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["reason"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "SwitchLLMAction"))) return false;
+return true;
 }
 function c193(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S31.has(k)) return false;
-  const f0 = v['thought'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'ThinkAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S31.has(k)) return false;
+const f0 = v["thought"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "ThinkAction"))) return false;
+return true;
 }
 function c194(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S32.has(k)) return false;
-  const f0 = v['image_index'];
-  if (!(f0 !== undefined && typeof f0 === 'number' && Number.isSafeInteger(f0) && f0 >= 0)) return false;
-  const f1 = v['question'];
-  if (!(f1 !== undefined && typeof f1 === 'string' && f1.length >= 1)) return false;
-  const f2 = v['profile_name'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'VisionInspectAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S32.has(k)) return false;
+const f0 = v["image_index"];
+if (!(f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0) && f0 >= 0))) return false;
+const f1 = v["question"];
+if (!(f1 !== undefined && (typeof f1 === "string" && f1.length >= 1))) return false;
+const f2 = v["profile_name"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "VisionInspectAction"))) return false;
+return true;
 }
 function c195(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S33.has(k)) return false;
-  const f0 = v['question'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['context'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'AskOracleAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S33.has(k)) return false;
+const f0 = v["question"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["context"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "AskOracleAction"))) return false;
+return true;
 }
 function c196(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S27.has(k)) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S27.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserAction"))) return false;
+return true;
 }
 function c197(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S34.has(k)) return false;
-  const f0 = v['index'];
-  if (!(f0 !== undefined && typeof f0 === 'number' && Number.isSafeInteger(f0) && f0 >= 0)) return false;
-  const f1 = v['new_tab'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'BrowserClickAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S34.has(k)) return false;
+const f0 = v["index"];
+if (!(f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0) && f0 >= 0))) return false;
+const f1 = v["new_tab"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "BrowserClickAction"))) return false;
+return true;
 }
 function c198(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S35.has(k)) return false;
-  const f0 = v['tab_id'];
-  if (!(f0 !== undefined && typeof f0 === 'string' && f0.length === 4)) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserCloseTabAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S35.has(k)) return false;
+const f0 = v["tab_id"];
+if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserCloseTabAction"))) return false;
+return true;
 }
 function c199(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S36.has(k)) return false;
-  const f0 = v['extract_links'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'boolean')) return false;
-  const f1 = v['start_from_char'];
-  if (
-    !(f1 !== undefined && f1 !== undefined && typeof f1 === 'number' && Number.isSafeInteger(f1) && f1 >= 0)
-  )
-    return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'BrowserGetContentAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S36.has(k)) return false;
+const f0 = v["extract_links"];
+if (!(f0 !== undefined && (f0 !== undefined && typeof f0 === "boolean"))) return false;
+const f1 = v["start_from_char"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "number" && Number.isSafeInteger(f1) && f1 >= 0)))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "BrowserGetContentAction"))) return false;
+return true;
 }
 function c200(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S37.has(k)) return false;
-  const f0 = v['include_screenshot'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'boolean')) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserGetStateAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S37.has(k)) return false;
+const f0 = v["include_screenshot"];
+if (!(f0 !== undefined && (f0 !== undefined && typeof f0 === "boolean"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserGetStateAction"))) return false;
+return true;
 }
 function c201(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S27.has(k)) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserGetStorageAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S27.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserGetStorageAction"))) return false;
+return true;
 }
 function c202(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S27.has(k)) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserGoBackAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S27.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserGoBackAction"))) return false;
+return true;
 }
 function c203(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S27.has(k)) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserListTabsAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S27.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserListTabsAction"))) return false;
+return true;
 }
 function c204(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S38.has(k)) return false;
-  const f0 = v['url'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['new_tab'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'BrowserNavigateAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S38.has(k)) return false;
+const f0 = v["url"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["new_tab"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "BrowserNavigateAction"))) return false;
+return true;
 }
 function c205(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S39.has(k)) return false;
-  const f0 = v['direction'];
-  if (!(f0 !== undefined && f0 !== undefined && (f0 === 'up' || f0 === 'down'))) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserScrollAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S39.has(k)) return false;
+const f0 = v["direction"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "up" || f0 === "down")))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserScrollAction"))) return false;
+return true;
 }
 function c206(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S40.has(k)) return false;
-  const f0 = v['storage_state'];
-  if (!(f0 !== undefined && c10(f0))) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserSetStorageAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S40.has(k)) return false;
+const f0 = v["storage_state"];
+if (!(f0 !== undefined && c10(f0))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserSetStorageAction"))) return false;
+return true;
 }
 function c207(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S27.has(k)) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserStartRecordingAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S27.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserStartRecordingAction"))) return false;
+return true;
 }
 function c208(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S27.has(k)) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && f0 === 'BrowserStopRecordingAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S27.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "BrowserStopRecordingAction"))) return false;
+return true;
 }
 function c209(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S35.has(k)) return false;
-  const f0 = v['tab_id'];
-  if (!(f0 !== undefined && typeof f0 === 'string' && f0.length === 4)) return false;
-  const f1 = v['kind'];
-  if (!(f1 !== undefined && f1 === 'BrowserSwitchTabAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S35.has(k)) return false;
+const f0 = v["tab_id"];
+if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "BrowserSwitchTabAction"))) return false;
+return true;
 }
 function c210(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S41.has(k)) return false;
-  const f0 = v['index'];
-  if (!(f0 !== undefined && typeof f0 === 'number' && Number.isSafeInteger(f0) && f0 >= 0)) return false;
-  const f1 = v['text'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'BrowserTypeAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S41.has(k)) return false;
+const f0 = v["index"];
+if (!(f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0) && f0 >= 0))) return false;
+const f1 = v["text"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "BrowserTypeAction"))) return false;
+return true;
 }
 function c211(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S42.has(k)) return false;
-  const f0 = v['task'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['title'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['isolation'];
-  if (!(f2 !== undefined && f2 !== undefined && (f2 === 'worktree' || f2 === 'shared'))) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'StartChildConversationAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S42.has(k)) return false;
+const f0 = v["task"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["title"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["isolation"];
+if (!(f2 !== undefined && (f2 !== undefined && (f2 === "worktree" || f2 === "shared")))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "StartChildConversationAction"))) return false;
+return true;
 }
 function c212(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S43.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && (f0 === 'spawn' || f0 === 'delegate'))) return false;
-  const f1 = v['ids'];
-  if (!(f1 === undefined || f1 === null || c3(f1))) return false;
-  const f2 = v['agent_types'];
-  if (!(f2 === undefined || f2 === null || c3(f2))) return false;
-  const f3 = v['tasks'];
-  if (!(f3 === undefined || f3 === null || c54(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'DelegateAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S43.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (f0 === "spawn" || f0 === "delegate"))) return false;
+const f1 = v["ids"];
+if (!((f1 === undefined || (f1 === null || c3(f1))))) return false;
+const f2 = v["agent_types"];
+if (!((f2 === undefined || (f2 === null || c3(f2))))) return false;
+const f3 = v["tasks"];
+if (!((f3 === undefined || (f3 === null || c54(f3))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "DelegateAction"))) return false;
+return true;
 }
 function c213(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S44.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && S3.has(f0))) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['file_text'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['old_str'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['new_str'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['insert_line'];
-  if (!(f5 === undefined || f5 === null || (typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)))
-    return false;
-  const f6 = v['view_range'];
-  if (!(f6 === undefined || f6 === null || c19(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'FileEditorAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S44.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && S3.has(f0))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["file_text"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["old_str"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["new_str"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["insert_line"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0))))) return false;
+const f6 = v["view_range"];
+if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "FileEditorAction"))) return false;
+return true;
 }
 function c214(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S45.has(k)) return false;
-  const f0 = v['file_path'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['old_string'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['new_string'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['expected_replacements'];
-  if (
-    !(f3 !== undefined && f3 !== undefined && typeof f3 === 'number' && Number.isSafeInteger(f3) && f3 >= 0)
-  )
-    return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'EditAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S45.has(k)) return false;
+const f0 = v["file_path"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["old_string"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["new_string"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["expected_replacements"];
+if (!(f3 !== undefined && (f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3) && f3 >= 0)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "EditAction"))) return false;
+return true;
 }
 function c215(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S46.has(k)) return false;
-  const f0 = v['dir_path'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['recursive'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'ListDirectoryAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S46.has(k)) return false;
+const f0 = v["dir_path"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["recursive"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "ListDirectoryAction"))) return false;
+return true;
 }
 function c216(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S47.has(k)) return false;
-  const f0 = v['file_path'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['offset'];
-  if (!(f1 === undefined || f1 === null || (typeof f1 === 'number' && Number.isSafeInteger(f1) && f1 >= 0)))
-    return false;
-  const f2 = v['limit'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isSafeInteger(f2) && f2 >= 1)))
-    return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'ReadFileAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S47.has(k)) return false;
+const f0 = v["file_path"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["offset"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "number" && Number.isSafeInteger(f1) && f1 >= 0))))) return false;
+const f2 = v["limit"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isSafeInteger(f2) && f2 >= 1))))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "ReadFileAction"))) return false;
+return true;
 }
 function c217(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S48.has(k)) return false;
-  const f0 = v['file_path'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['content'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'WriteFileAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S48.has(k)) return false;
+const f0 = v["file_path"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["content"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "WriteFileAction"))) return false;
+return true;
 }
 function c218(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S49.has(k)) return false;
-  const f0 = v['pattern'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['path'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'GlobAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S49.has(k)) return false;
+const f0 = v["pattern"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["path"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "GlobAction"))) return false;
+return true;
 }
 function c219(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S50.has(k)) return false;
-  const f0 = v['pattern'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['path'];
-  if (!(f1 === undefined || f1 === null || typeof f1 === 'string')) return false;
-  const f2 = v['include'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'GrepAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S50.has(k)) return false;
+const f0 = v["pattern"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["path"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["include"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "GrepAction"))) return false;
+return true;
 }
 function c220(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S44.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && S3.has(f0))) return false;
-  const f1 = v['path'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['file_text'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['old_str'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['new_str'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['insert_line'];
-  if (!(f5 === undefined || f5 === null || (typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)))
-    return false;
-  const f6 = v['view_range'];
-  if (!(f6 === undefined || f6 === null || c19(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'PlanningFileEditorAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S44.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && S3.has(f0))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["file_text"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["old_str"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["new_str"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["insert_line"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0))))) return false;
+const f6 = v["view_range"];
+if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "PlanningFileEditorAction"))) return false;
+return true;
 }
 function c221(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S51.has(k)) return false;
-  const f0 = v['description'];
-  if (!(f0 === undefined || f0 === null || typeof f0 === 'string')) return false;
-  const f1 = v['prompt'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['subagent_type'];
-  if (!(f2 !== undefined && f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['resume'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'TaskAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S51.has(k)) return false;
+const f0 = v["description"];
+if (!((f0 === undefined || (f0 === null || (typeof f0 === "string"))))) return false;
+const f1 = v["prompt"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["subagent_type"];
+if (!(f2 !== undefined && (f2 !== undefined && (typeof f2 === "string")))) return false;
+const f3 = v["resume"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "TaskAction"))) return false;
+return true;
 }
 function c222(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S52.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && f0 !== undefined && (f0 === 'view' || f0 === 'plan'))) return false;
-  const f1 = v['task_list'];
-  if (!(f1 !== undefined && f1 !== undefined && c24(f1))) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'TaskTrackerAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S52.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (f0 !== undefined && (f0 === "view" || f0 === "plan")))) return false;
+const f1 = v["task_list"];
+if (!(f1 !== undefined && (f1 !== undefined && c24(f1)))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "TaskTrackerAction"))) return false;
+return true;
 }
 function c223(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S53.has(k)) return false;
-  const f0 = v['command'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['is_input'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['timeout'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isFinite(f2) && f2 >= 0)))
-    return false;
-  const f3 = v['reset'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'TerminalAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S53.has(k)) return false;
+const f0 = v["command"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["is_input"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["timeout"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2) && f2 >= 0))))) return false;
+const f3 = v["reset"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "TerminalAction"))) return false;
+return true;
 }
 function c224(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S54.has(k)) return false;
-  const f0 = v['name'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['script'];
-  if (!(f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['max_concurrency'];
-  if (
-    !(
-      f2 !== undefined &&
-      f2 !== undefined && typeof f2 === 'number' && Number.isSafeInteger(f2) && f2 >= 1 &&
-      f2 <= 64
-    )
-  )
-    return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'WorkflowAction')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S54.has(k)) return false;
+const f0 = v["name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["script"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["max_concurrency"];
+if (!(f2 !== undefined && (f2 !== undefined && (typeof f2 === "number" && Number.isSafeInteger(f2) && f2 >= 1 && f2 <= 64)))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "WorkflowAction"))) return false;
+return true;
 }
 function c225(v) {
-  if (typeof v !== 'object' || v === null) return false;
-  switch (v['kind']) {
-    case 'FileEditorActionWithRisk':
-      return c180(v);
-    case 'FileEditorActionWithRiskWithSummary':
-      return c181(v);
-    case 'FinishActionWithSummary':
-      return c182(v);
-    case 'TaskTrackerActionWithRisk':
-      return c183(v);
-    case 'TaskTrackerActionWithRiskWithSummary':
-      return c184(v);
-    case 'TerminalActionWithRisk':
-      return c185(v);
-    case 'TerminalActionWithRiskWithSummary':
-      return c186(v);
-    case 'ThinkActionWithSummary':
-      return c187(v);
-    case 'MCPToolAction':
-      return c188(v);
-    case 'ClassifyAndSwitchLLMAction':
-      return c189(v);
-    case 'FinishAction':
-      return c190(v);
-    case 'InvokeSkillAction':
-      return c191(v);
-    case 'SwitchLLMAction':
-      return c192(v);
-    case 'ThinkAction':
-      return c193(v);
-    case 'VisionInspectAction':
-      return c194(v);
-    case 'AskOracleAction':
-      return c195(v);
-    case 'BrowserAction':
-      return c196(v);
-    case 'BrowserClickAction':
-      return c197(v);
-    case 'BrowserCloseTabAction':
-      return c198(v);
-    case 'BrowserGetContentAction':
-      return c199(v);
-    case 'BrowserGetStateAction':
-      return c200(v);
-    case 'BrowserGetStorageAction':
-      return c201(v);
-    case 'BrowserGoBackAction':
-      return c202(v);
-    case 'BrowserListTabsAction':
-      return c203(v);
-    case 'BrowserNavigateAction':
-      return c204(v);
-    case 'BrowserScrollAction':
-      return c205(v);
-    case 'BrowserSetStorageAction':
-      return c206(v);
-    case 'BrowserStartRecordingAction':
-      return c207(v);
-    case 'BrowserStopRecordingAction':
-      return c208(v);
-    case 'BrowserSwitchTabAction':
-      return c209(v);
-    case 'BrowserTypeAction':
-      return c210(v);
-    case 'StartChildConversationAction':
-      return c211(v);
-    case 'DelegateAction':
-      return c212(v);
-    case 'FileEditorAction':
-      return c213(v);
-    case 'EditAction':
-      return c214(v);
-    case 'ListDirectoryAction':
-      return c215(v);
-    case 'ReadFileAction':
-      return c216(v);
-    case 'WriteFileAction':
-      return c217(v);
-    case 'GlobAction':
-      return c218(v);
-    case 'GrepAction':
-      return c219(v);
-    case 'PlanningFileEditorAction':
-      return c220(v);
-    case 'TaskAction':
-      return c221(v);
-    case 'TaskTrackerAction':
-      return c222(v);
-    case 'TerminalAction':
-      return c223(v);
-    case 'WorkflowAction':
-      return c224(v);
-    default:
-      return false;
-  }
+if (typeof v !== "object" || v === null) return false;
+switch (v["kind"]) {
+case "FileEditorActionWithRisk": return c180(v);
+case "FileEditorActionWithRiskWithSummary": return c181(v);
+case "FinishActionWithSummary": return c182(v);
+case "TaskTrackerActionWithRisk": return c183(v);
+case "TaskTrackerActionWithRiskWithSummary": return c184(v);
+case "TerminalActionWithRisk": return c185(v);
+case "TerminalActionWithRiskWithSummary": return c186(v);
+case "ThinkActionWithSummary": return c187(v);
+case "MCPToolAction": return c188(v);
+case "ClassifyAndSwitchLLMAction": return c189(v);
+case "FinishAction": return c190(v);
+case "InvokeSkillAction": return c191(v);
+case "SwitchLLMAction": return c192(v);
+case "ThinkAction": return c193(v);
+case "VisionInspectAction": return c194(v);
+case "AskOracleAction": return c195(v);
+case "BrowserAction": return c196(v);
+case "BrowserClickAction": return c197(v);
+case "BrowserCloseTabAction": return c198(v);
+case "BrowserGetContentAction": return c199(v);
+case "BrowserGetStateAction": return c200(v);
+case "BrowserGetStorageAction": return c201(v);
+case "BrowserGoBackAction": return c202(v);
+case "BrowserListTabsAction": return c203(v);
+case "BrowserNavigateAction": return c204(v);
+case "BrowserScrollAction": return c205(v);
+case "BrowserSetStorageAction": return c206(v);
+case "BrowserStartRecordingAction": return c207(v);
+case "BrowserStopRecordingAction": return c208(v);
+case "BrowserSwitchTabAction": return c209(v);
+case "BrowserTypeAction": return c210(v);
+case "StartChildConversationAction": return c211(v);
+case "DelegateAction": return c212(v);
+case "FileEditorAction": return c213(v);
+case "EditAction": return c214(v);
+case "ListDirectoryAction": return c215(v);
+case "ReadFileAction": return c216(v);
+case "WriteFileAction": return c217(v);
+case "GlobAction": return c218(v);
+case "GrepAction": return c219(v);
+case "PlanningFileEditorAction": return c220(v);
+case "TaskAction": return c221(v);
+case "TaskTrackerAction": return c222(v);
+case "TerminalAction": return c223(v);
+case "WorkflowAction": return c224(v);
+default: return false;
+}
 }
 function c226(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['score'];
-  if (!(f0 !== undefined && typeof f0 === 'number' && Number.isFinite(f0) && f0 >= 0 && f0 <= 1))
-    return false;
-  const f1 = v['message'];
-  if (!(f1 !== undefined && (f1 === null || typeof f1 === 'string'))) return false;
-  const f2 = v['metadata'];
-  if (!(f2 === undefined || f2 === null || c10(f2))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["score"];
+if (!(f0 !== undefined && (typeof f0 === "number" && Number.isFinite(f0) && f0 >= 0 && f0 <= 1))) return false;
+const f1 = v["message"];
+if (!(f1 !== undefined && (f1 === null || (typeof f1 === "string")))) return false;
+const f2 = v["metadata"];
+if (!((f2 === undefined || (f2 === null || c10(f2))))) return false;
+return true;
 }
 function c227(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S16.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['thought'];
-  if (!(f4 !== undefined && c179(f4))) return false;
-  const f5 = v['reasoning_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['thinking_blocks'];
-  if (!(f6 !== undefined && f6 !== undefined && c17(f6))) return false;
-  const f7 = v['responses_reasoning_item'];
-  if (!(f7 === undefined || f7 === null || c18(f7))) return false;
-  const f8 = v['action'];
-  if (!(f8 === undefined || f8 === null || c225(f8))) return false;
-  const f9 = v['tool_name'];
-  if (!(f9 !== undefined && typeof f9 === 'string')) return false;
-  const f10 = v['tool_call_id'];
-  if (!(f10 !== undefined && typeof f10 === 'string')) return false;
-  const f11 = v['tool_call'];
-  if (!(f11 !== undefined && c70(f11))) return false;
-  const f12 = v['llm_response_id'];
-  if (!(f12 !== undefined && typeof f12 === 'string')) return false;
-  const f13 = v['security_risk'];
-  if (!(f13 !== undefined && f13 !== undefined && S4.has(f13))) return false;
-  const f14 = v['critic_result'];
-  if (!(f14 === undefined || f14 === null || c226(f14))) return false;
-  const f15 = v['summary'];
-  if (!(f15 === undefined || f15 === null || typeof f15 === 'string')) return false;
-  const f16 = v['kind'];
-  if (!(f16 !== undefined && f16 === 'ActionEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S16.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["thought"];
+if (!(f4 !== undefined && c179(f4))) return false;
+const f5 = v["reasoning_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["thinking_blocks"];
+if (!(f6 !== undefined && (f6 !== undefined && c17(f6)))) return false;
+const f7 = v["responses_reasoning_item"];
+if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
+const f8 = v["action"];
+if (!((f8 === undefined || (f8 === null || c225(f8))))) return false;
+const f9 = v["tool_name"];
+if (!(f9 !== undefined && (typeof f9 === "string"))) return false;
+const f10 = v["tool_call_id"];
+if (!(f10 !== undefined && (typeof f10 === "string"))) return false;
+const f11 = v["tool_call"];
+if (!(f11 !== undefined && c70(f11))) return false;
+const f12 = v["llm_response_id"];
+if (!(f12 !== undefined && (typeof f12 === "string"))) return false;
+const f13 = v["security_risk"];
+if (!(f13 !== undefined && (f13 !== undefined && S4.has(f13)))) return false;
+const f14 = v["critic_result"];
+if (!((f14 === undefined || (f14 === null || c226(f14))))) return false;
+const f15 = v["summary"];
+if (!((f15 === undefined || (f15 === null || (typeof f15 === "string"))))) return false;
+const f16 = v["kind"];
+if (!(f16 !== undefined && (f16 === "ActionEvent"))) return false;
+return true;
 }
 function c228(v) {
-  return c178(v);
+return c178(v);
 }
 function c229(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c228(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c228(e))) return false;
+}
+return true;
 }
 function c230(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['role'];
-  if (!(f0 !== undefined && S5.has(f0))) return false;
-  const f1 = v['content'];
-  if (!(f1 !== undefined && f1 !== undefined && c229(f1))) return false;
-  const f2 = v['tool_calls'];
-  if (!(f2 === undefined || f2 === null || c75(f2))) return false;
-  const f3 = v['tool_call_id'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['name'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['reasoning_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['thinking_blocks'];
-  if (!(f6 !== undefined && f6 !== undefined && c17(f6))) return false;
-  const f7 = v['responses_reasoning_item'];
-  if (!(f7 === undefined || f7 === null || c18(f7))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["role"];
+if (!(f0 !== undefined && S5.has(f0))) return false;
+const f1 = v["content"];
+if (!(f1 !== undefined && (f1 !== undefined && c229(f1)))) return false;
+const f2 = v["tool_calls"];
+if (!((f2 === undefined || (f2 === null || c75(f2))))) return false;
+const f3 = v["tool_call_id"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["name"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["reasoning_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["thinking_blocks"];
+if (!(f6 !== undefined && (f6 !== undefined && c17(f6)))) return false;
+const f7 = v["responses_reasoning_item"];
+if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
+return true;
 }
 function c231(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S55.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['llm_message'];
-  if (!(f4 !== undefined && c230(f4))) return false;
-  const f5 = v['llm_response_id'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['activated_skills'];
-  if (!(f6 !== undefined && f6 !== undefined && c3(f6))) return false;
-  const f7 = v['extended_content'];
-  if (!(f7 !== undefined && f7 !== undefined && c179(f7))) return false;
-  const f8 = v['sender'];
-  if (!(f8 === undefined || f8 === null || typeof f8 === 'string')) return false;
-  const f9 = v['critic_result'];
-  if (!(f9 === undefined || f9 === null || c226(f9))) return false;
-  const f10 = v['kind'];
-  if (!(f10 !== undefined && f10 === 'MessageEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S55.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && S0.has(f3))) return false;
+const f4 = v["llm_message"];
+if (!(f4 !== undefined && c230(f4))) return false;
+const f5 = v["llm_response_id"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["activated_skills"];
+if (!(f6 !== undefined && (f6 !== undefined && c3(f6)))) return false;
+const f7 = v["extended_content"];
+if (!(f7 !== undefined && (f7 !== undefined && c179(f7)))) return false;
+const f8 = v["sender"];
+if (!((f8 === undefined || (f8 === null || (typeof f8 === "string"))))) return false;
+const f9 = v["critic_result"];
+if (!((f9 === undefined || (f9 === null || c226(f9))))) return false;
+const f10 = v["kind"];
+if (!(f10 !== undefined && (f10 === "MessageEvent"))) return false;
+return true;
 }
 function c232(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S56.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['tool_name'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['tool_call_id'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['error'];
-  if (!(f6 !== undefined && typeof f6 === 'string')) return false;
-  const f7 = v['classification'];
-  if (!(f7 === undefined || f7 === null || c173(f7))) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'AgentErrorEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S56.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["tool_name"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["tool_call_id"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["error"];
+if (!(f6 !== undefined && (typeof f6 === "string"))) return false;
+const f7 = v["classification"];
+if (!((f7 === undefined || (f7 === null || c173(f7))))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "AgentErrorEvent"))) return false;
+return true;
 }
 function c233(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S58.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['tool_name'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'MCPToolObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S58.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["tool_name"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "MCPToolObservation"))) return false;
+return true;
 }
 function c234(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S59.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['chosen_class'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['model'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['active_model'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'ClassifyAndSwitchLLMObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S59.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["chosen_class"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["model"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["active_model"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "ClassifyAndSwitchLLMObservation"))) return false;
+return true;
 }
 function c235(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S60.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'FinishObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S60.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "FinishObservation"))) return false;
+return true;
 }
 function c236(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S61.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['skill_name'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'InvokeSkillObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S61.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["skill_name"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "InvokeSkillObservation"))) return false;
+return true;
 }
 function c237(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S62.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['profile_name'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['reason'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['active_model'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'SwitchLLMObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S62.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["profile_name"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["reason"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["active_model"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "SwitchLLMObservation"))) return false;
+return true;
 }
 function c238(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S60.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'ThinkObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S60.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "ThinkObservation"))) return false;
+return true;
 }
 function c239(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S63.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['image_index'];
-  if (!(f2 !== undefined && typeof f2 === 'number' && Number.isSafeInteger(f2))) return false;
-  const f3 = v['question'];
-  if (!(f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['profile_name'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['model'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['base_url'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['answer'];
-  if (!(f7 === undefined || f7 === null || typeof f7 === 'string')) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'VisionInspectObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S63.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["image_index"];
+if (!(f2 !== undefined && (typeof f2 === "number" && Number.isSafeInteger(f2)))) return false;
+const f3 = v["question"];
+if (!(f3 !== undefined && (typeof f3 === "string"))) return false;
+const f4 = v["profile_name"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["model"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["base_url"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["answer"];
+if (!((f7 === undefined || (f7 === null || (typeof f7 === "string"))))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "VisionInspectObservation"))) return false;
+return true;
 }
 function c240(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S60.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'ClientToolObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S60.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "ClientToolObservation"))) return false;
+return true;
 }
 function c241(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S60.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['kind'];
-  if (!(f2 !== undefined && f2 === 'AskOracleObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S60.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["kind"];
+if (!(f2 !== undefined && (f2 === "AskOracleObservation"))) return false;
+return true;
 }
 function c242(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S64.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['screenshot_data'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['full_output_save_dir'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'BrowserObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S64.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["screenshot_data"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["full_output_save_dir"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "BrowserObservation"))) return false;
+return true;
 }
 function c243(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S65.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['conversation_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['parent_conversation_id'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['status'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['title'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['url'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['workspace'];
-  if (!(f7 === undefined || f7 === null || typeof f7 === 'string')) return false;
-  const f8 = v['isolation'];
-  if (!(f8 === undefined || f8 === null || f8 === 'worktree' || f8 === 'shared')) return false;
-  const f9 = v['kind'];
-  if (!(f9 !== undefined && f9 === 'StartChildConversationObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S65.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["conversation_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["parent_conversation_id"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["status"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["title"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["url"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["workspace"];
+if (!((f7 === undefined || (f7 === null || (typeof f7 === "string"))))) return false;
+const f8 = v["isolation"];
+if (!((f8 === undefined || (f8 === null || (f8 === "worktree" || f8 === "shared"))))) return false;
+const f9 = v["kind"];
+if (!(f9 !== undefined && (f9 === "StartChildConversationObservation"))) return false;
+return true;
 }
 function c244(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S66.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && (f2 === 'spawn' || f2 === 'delegate'))) return false;
-  const f3 = v['kind'];
-  if (!(f3 !== undefined && f3 === 'DelegateObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S66.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && (f2 === "spawn" || f2 === "delegate"))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "DelegateObservation"))) return false;
+return true;
 }
 function c245(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S67.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && S3.has(f2))) return false;
-  const f3 = v['path'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['prev_exist'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  const f5 = v['old_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['new_content'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'FileEditorObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S67.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && S3.has(f2))) return false;
+const f3 = v["path"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["prev_exist"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+const f5 = v["old_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["new_content"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "FileEditorObservation"))) return false;
+return true;
 }
 function c246(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S68.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['file_path'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['is_new_file'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['replacements_made'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'number' && Number.isSafeInteger(f4)))
-    return false;
-  const f5 = v['old_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['new_content'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'EditObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S68.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["file_path"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["is_new_file"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["replacements_made"];
+if (!(f4 !== undefined && (f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4))))) return false;
+const f5 = v["old_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["new_content"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "EditObservation"))) return false;
+return true;
 }
 function c247(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S69.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['dir_path'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['entries'];
-  if (!(f3 !== undefined && f3 !== undefined && c94(f3))) return false;
-  const f4 = v['total_count'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'number' && Number.isSafeInteger(f4)))
-    return false;
-  const f5 = v['is_truncated'];
-  if (!(f5 !== undefined && f5 !== undefined && typeof f5 === 'boolean')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'ListDirectoryObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S69.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["dir_path"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["entries"];
+if (!(f3 !== undefined && (f3 !== undefined && c94(f3)))) return false;
+const f4 = v["total_count"];
+if (!(f4 !== undefined && (f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4))))) return false;
+const f5 = v["is_truncated"];
+if (!(f5 !== undefined && (f5 !== undefined && typeof f5 === "boolean"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ListDirectoryObservation"))) return false;
+return true;
 }
 function c248(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S70.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['file_path'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['file_content'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['is_truncated'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  const f5 = v['lines_shown'];
-  if (!(f5 === undefined || f5 === null || c96(f5))) return false;
-  const f6 = v['total_lines'];
-  if (!(f6 === undefined || f6 === null || (typeof f6 === 'number' && Number.isSafeInteger(f6))))
-    return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'ReadFileObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S70.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["file_path"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["file_content"];
+if (!(f3 !== undefined && (f3 !== undefined && (typeof f3 === "string")))) return false;
+const f4 = v["is_truncated"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+const f5 = v["lines_shown"];
+if (!((f5 === undefined || (f5 === null || c96(f5))))) return false;
+const f6 = v["total_lines"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "number" && Number.isSafeInteger(f6)))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "ReadFileObservation"))) return false;
+return true;
 }
 function c249(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S71.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['file_path'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['is_new_file'];
-  if (!(f3 !== undefined && f3 !== undefined && typeof f3 === 'boolean')) return false;
-  const f4 = v['old_content'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['new_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'WriteFileObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S71.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["file_path"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["is_new_file"];
+if (!(f3 !== undefined && (f3 !== undefined && typeof f3 === "boolean"))) return false;
+const f4 = v["old_content"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["new_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "WriteFileObservation"))) return false;
+return true;
 }
 function c250(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S72.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['files'];
-  if (!(f2 !== undefined && c3(f2))) return false;
-  const f3 = v['pattern'];
-  if (!(f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['search_path'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['truncated'];
-  if (!(f5 !== undefined && f5 !== undefined && typeof f5 === 'boolean')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'GlobObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S72.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["files"];
+if (!(f2 !== undefined && c3(f2))) return false;
+const f3 = v["pattern"];
+if (!(f3 !== undefined && (typeof f3 === "string"))) return false;
+const f4 = v["search_path"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["truncated"];
+if (!(f5 !== undefined && (f5 !== undefined && typeof f5 === "boolean"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "GlobObservation"))) return false;
+return true;
 }
 function c251(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S73.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['matches'];
-  if (!(f2 !== undefined && c3(f2))) return false;
-  const f3 = v['pattern'];
-  if (!(f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['search_path'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['include_pattern'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['truncated'];
-  if (!(f6 !== undefined && f6 !== undefined && typeof f6 === 'boolean')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'GrepObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S73.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["matches"];
+if (!(f2 !== undefined && c3(f2))) return false;
+const f3 = v["pattern"];
+if (!(f3 !== undefined && (typeof f3 === "string"))) return false;
+const f4 = v["search_path"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["include_pattern"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["truncated"];
+if (!(f6 !== undefined && (f6 !== undefined && typeof f6 === "boolean"))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "GrepObservation"))) return false;
+return true;
 }
 function c252(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S67.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && S3.has(f2))) return false;
-  const f3 = v['path'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['prev_exist'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  const f5 = v['old_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['new_content'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'PlanningFileEditorObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S67.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && S3.has(f2))) return false;
+const f3 = v["path"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["prev_exist"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+const f5 = v["old_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["new_content"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "PlanningFileEditorObservation"))) return false;
+return true;
 }
 function c253(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S74.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['task_id'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['subagent'];
-  if (!(f3 !== undefined && typeof f3 === 'string')) return false;
-  const f4 = v['status'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['kind'];
-  if (!(f5 !== undefined && f5 === 'TaskObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S74.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["task_id"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["subagent"];
+if (!(f3 !== undefined && (typeof f3 === "string"))) return false;
+const f4 = v["status"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "TaskObservation"))) return false;
+return true;
 }
 function c254(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S75.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && (f2 === 'view' || f2 === 'plan'))) return false;
-  const f3 = v['task_list'];
-  if (!(f3 !== undefined && f3 !== undefined && c24(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'TaskTrackerObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S75.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && (f2 === "view" || f2 === "plan"))) return false;
+const f3 = v["task_list"];
+if (!(f3 !== undefined && (f3 !== undefined && c24(f3)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "TaskTrackerObservation"))) return false;
+return true;
 }
 function c255(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S76.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['command'];
-  if (!(f2 !== undefined && (f2 === null || typeof f2 === 'string'))) return false;
-  const f3 = v['exit_code'];
-  if (!(f3 === undefined || f3 === null || (typeof f3 === 'number' && Number.isSafeInteger(f3))))
-    return false;
-  const f4 = v['timeout'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'boolean')) return false;
-  const f5 = v['metadata'];
-  if (!(f5 === undefined || c104(f5))) return false;
-  const f6 = v['full_output_save_dir'];
-  if (!(f6 === undefined || f6 === null || typeof f6 === 'string')) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'TerminalObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S76.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["command"];
+if (!(f2 !== undefined && (f2 === null || (typeof f2 === "string")))) return false;
+const f3 = v["exit_code"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "number" && Number.isSafeInteger(f3)))))) return false;
+const f4 = v["timeout"];
+if (!(f4 !== undefined && (f4 !== undefined && typeof f4 === "boolean"))) return false;
+const f5 = v["metadata"];
+if (!((f5 === undefined || c104(f5)))) return false;
+const f6 = v["full_output_save_dir"];
+if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "TerminalObservation"))) return false;
+return true;
 }
 function c256(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S77.has(k)) return false;
-  const f0 = v['content'];
-  if (!(f0 !== undefined && f0 !== undefined && c229(f0))) return false;
-  const f1 = v['is_error'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'boolean')) return false;
-  const f2 = v['name'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  const f3 = v['status'];
-  if (!(f3 !== undefined && (f3 === 'completed' || f3 === 'error'))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'WorkflowObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S77.has(k)) return false;
+const f0 = v["content"];
+if (!(f0 !== undefined && (f0 !== undefined && c229(f0)))) return false;
+const f1 = v["is_error"];
+if (!(f1 !== undefined && (f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["name"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+const f3 = v["status"];
+if (!(f3 !== undefined && (f3 === "completed" || f3 === "error"))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "WorkflowObservation"))) return false;
+return true;
 }
 function c257(v) {
-  if (typeof v !== 'object' || v === null) return false;
-  switch (v['kind']) {
-    case 'MCPToolObservation':
-      return c233(v);
-    case 'ClassifyAndSwitchLLMObservation':
-      return c234(v);
-    case 'FinishObservation':
-      return c235(v);
-    case 'InvokeSkillObservation':
-      return c236(v);
-    case 'SwitchLLMObservation':
-      return c237(v);
-    case 'ThinkObservation':
-      return c238(v);
-    case 'VisionInspectObservation':
-      return c239(v);
-    case 'ClientToolObservation':
-      return c240(v);
-    case 'AskOracleObservation':
-      return c241(v);
-    case 'BrowserObservation':
-      return c242(v);
-    case 'StartChildConversationObservation':
-      return c243(v);
-    case 'DelegateObservation':
-      return c244(v);
-    case 'FileEditorObservation':
-      return c245(v);
-    case 'EditObservation':
-      return c246(v);
-    case 'ListDirectoryObservation':
-      return c247(v);
-    case 'ReadFileObservation':
-      return c248(v);
-    case 'WriteFileObservation':
-      return c249(v);
-    case 'GlobObservation':
-      return c250(v);
-    case 'GrepObservation':
-      return c251(v);
-    case 'PlanningFileEditorObservation':
-      return c252(v);
-    case 'TaskObservation':
-      return c253(v);
-    case 'TaskTrackerObservation':
-      return c254(v);
-    case 'TerminalObservation':
-      return c255(v);
-    case 'WorkflowObservation':
-      return c256(v);
-    default:
-      return false;
-  }
+if (typeof v !== "object" || v === null) return false;
+switch (v["kind"]) {
+case "MCPToolObservation": return c233(v);
+case "ClassifyAndSwitchLLMObservation": return c234(v);
+case "FinishObservation": return c235(v);
+case "InvokeSkillObservation": return c236(v);
+case "SwitchLLMObservation": return c237(v);
+case "ThinkObservation": return c238(v);
+case "VisionInspectObservation": return c239(v);
+case "ClientToolObservation": return c240(v);
+case "AskOracleObservation": return c241(v);
+case "BrowserObservation": return c242(v);
+case "StartChildConversationObservation": return c243(v);
+case "DelegateObservation": return c244(v);
+case "FileEditorObservation": return c245(v);
+case "EditObservation": return c246(v);
+case "ListDirectoryObservation": return c247(v);
+case "ReadFileObservation": return c248(v);
+case "WriteFileObservation": return c249(v);
+case "GlobObservation": return c250(v);
+case "GrepObservation": return c251(v);
+case "PlanningFileEditorObservation": return c252(v);
+case "TaskObservation": return c253(v);
+case "TaskTrackerObservation": return c254(v);
+case "TerminalObservation": return c255(v);
+case "WorkflowObservation": return c256(v);
+default: return false;
+}
 }
 function c258(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S57.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['tool_name'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['tool_call_id'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['observation'];
-  if (!(f6 !== undefined && c257(f6))) return false;
-  const f7 = v['action_id'];
-  if (!(f7 !== undefined && typeof f7 === 'string')) return false;
-  const f8 = v['extended_content'];
-  if (!(f8 === undefined || c179(f8))) return false;
-  const f9 = v['kind'];
-  if (!(f9 !== undefined && f9 === 'ObservationEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S57.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["tool_name"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["tool_call_id"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["observation"];
+if (!(f6 !== undefined && c257(f6))) return false;
+const f7 = v["action_id"];
+if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
+const f8 = v["extended_content"];
+if (!((f8 === undefined || c179(f8)))) return false;
+const f9 = v["kind"];
+if (!(f9 !== undefined && (f9 === "ObservationEvent"))) return false;
+return true;
 }
 function c259(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S78.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['tool_name'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['tool_call_id'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['rejection_reason'];
-  if (!(f6 !== undefined && f6 !== undefined && typeof f6 === 'string')) return false;
-  const f7 = v['rejection_source'];
-  if (!(f7 !== undefined && f7 !== undefined && (f7 === 'user' || f7 === 'hook'))) return false;
-  const f8 = v['action_id'];
-  if (!(f8 !== undefined && typeof f8 === 'string')) return false;
-  const f9 = v['kind'];
-  if (!(f9 !== undefined && f9 === 'UserRejectObservation')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S78.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["tool_name"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["tool_call_id"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["rejection_reason"];
+if (!(f6 !== undefined && (f6 !== undefined && (typeof f6 === "string")))) return false;
+const f7 = v["rejection_source"];
+if (!(f7 !== undefined && (f7 !== undefined && (f7 === "user" || f7 === "hook")))) return false;
+const f8 = v["action_id"];
+if (!(f8 !== undefined && (typeof f8 === "string"))) return false;
+const f9 = v["kind"];
+if (!(f9 !== undefined && (f9 === "UserRejectObservation"))) return false;
+return true;
 }
 function c260(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c156(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c156(e))) return false;
+}
+return true;
 }
 function c261(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S79.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['system_prompt'];
-  if (!(f4 !== undefined && c178(f4))) return false;
-  const f5 = v['tools'];
-  if (!(f5 !== undefined && c260(f5))) return false;
-  const f6 = v['dynamic_context'];
-  if (!(f6 === undefined || f6 === null || c178(f6))) return false;
-  const f7 = v['kind'];
-  if (!(f7 !== undefined && f7 === 'SystemPromptEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S79.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["system_prompt"];
+if (!(f4 !== undefined && c178(f4))) return false;
+const f5 = v["tools"];
+if (!(f5 !== undefined && c260(f5))) return false;
+const f6 = v["dynamic_context"];
+if (!((f6 === undefined || (f6 === null || c178(f6))))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "SystemPromptEvent"))) return false;
+return true;
 }
 function c262(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S80.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['analyzer'];
-  if (!(f4 !== undefined && typeof f4 === 'string')) return false;
-  const f5 = v['policy'];
-  if (!(f5 !== undefined && typeof f5 === 'string')) return false;
-  const f6 = v['risks'];
-  if (!(f6 !== undefined && c160(f6))) return false;
-  const f7 = v['details'];
-  if (!(f7 === undefined || c161(f7))) return false;
-  const f8 = v['kind'];
-  if (!(f8 !== undefined && f8 === 'SecurityAnalysisEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S80.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["analyzer"];
+if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
+const f5 = v["policy"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["risks"];
+if (!(f6 !== undefined && c160(f6))) return false;
+const f7 = v["details"];
+if (!((f7 === undefined || c161(f7)))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "SecurityAnalysisEvent"))) return false;
+return true;
 }
 function c263(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S81.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['content'];
-  if (!(f4 === undefined || f4 === null || typeof f4 === 'string')) return false;
-  const f5 = v['reasoning_content'];
-  if (!(f5 === undefined || f5 === null || typeof f5 === 'string')) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'StreamingDeltaEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S81.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["content"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["reasoning_content"];
+if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "StreamingDeltaEvent"))) return false;
+return true;
 }
 function c264(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S82.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['prompt_token_ids'];
-  if (!(f4 !== undefined && c19(f4))) return false;
-  const f5 = v['response_token_ids'];
-  if (!(f5 !== undefined && c19(f5))) return false;
-  const f6 = v['kind'];
-  if (!(f6 !== undefined && f6 === 'TokenEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S82.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && S0.has(f3))) return false;
+const f4 = v["prompt_token_ids"];
+if (!(f4 !== undefined && c19(f4))) return false;
+const f5 = v["response_token_ids"];
+if (!(f5 !== undefined && c19(f5))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TokenEvent"))) return false;
+return true;
 }
 function c265(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S9.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'InterruptEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S9.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "InterruptEvent"))) return false;
+return true;
 }
 function c266(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) if (!S9.has(k)) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['timestamp'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'string')) return false;
-  const f2 = v['parent_id'];
-  if (!(f2 === undefined || f2 === null || typeof f2 === 'string')) return false;
-  const f3 = v['source'];
-  if (!(f3 !== undefined && f3 !== undefined && S0.has(f3))) return false;
-  const f4 = v['kind'];
-  if (!(f4 !== undefined && f4 === 'PauseEvent')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S9.has(k)) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["timestamp"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "string")))) return false;
+const f2 = v["parent_id"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["source"];
+if (!(f3 !== undefined && (f3 !== undefined && S0.has(f3)))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "PauseEvent"))) return false;
+return true;
 }
 function c267(v) {
-  if (typeof v !== 'object' || v === null) return false;
-  switch (v['kind']) {
-    case 'ServerErrorEvent':
-      return c168(v);
-    case 'ACPToolCallEvent':
-      return c169(v);
-    case 'Condensation':
-      return c170(v);
-    case 'CondensationRequest':
-      return c171(v);
-    case 'CondensationSummaryEvent':
-      return c172(v);
-    case 'ConversationErrorEvent':
-      return c174(v);
-    case 'ConversationStateUpdateEvent':
-      return c175(v);
-    case 'HookExecutionEvent':
-      return c176(v);
-    case 'LLMCompletionLogEvent':
-      return c177(v);
-    case 'ActionEvent':
-      return c227(v);
-    case 'MessageEvent':
-      return c231(v);
-    case 'AgentErrorEvent':
-      return c232(v);
-    case 'ObservationEvent':
-      return c258(v);
-    case 'UserRejectObservation':
-      return c259(v);
-    case 'SystemPromptEvent':
-      return c261(v);
-    case 'SecurityAnalysisEvent':
-      return c262(v);
-    case 'StreamingDeltaEvent':
-      return c263(v);
-    case 'TokenEvent':
-      return c264(v);
-    case 'InterruptEvent':
-      return c265(v);
-    case 'PauseEvent':
-      return c266(v);
-    default:
-      return false;
-  }
+if (typeof v !== "object" || v === null) return false;
+switch (v["kind"]) {
+case "ServerErrorEvent": return c168(v);
+case "ACPToolCallEvent": return c169(v);
+case "Condensation": return c170(v);
+case "CondensationRequest": return c171(v);
+case "CondensationSummaryEvent": return c172(v);
+case "ConversationErrorEvent": return c174(v);
+case "ConversationStateUpdateEvent": return c175(v);
+case "HookExecutionEvent": return c176(v);
+case "LLMCompletionLogEvent": return c177(v);
+case "ActionEvent": return c227(v);
+case "MessageEvent": return c231(v);
+case "AgentErrorEvent": return c232(v);
+case "ObservationEvent": return c258(v);
+case "UserRejectObservation": return c259(v);
+case "SystemPromptEvent": return c261(v);
+case "SecurityAnalysisEvent": return c262(v);
+case "StreamingDeltaEvent": return c263(v);
+case "TokenEvent": return c264(v);
+case "InterruptEvent": return c265(v);
+case "PauseEvent": return c266(v);
+default: return false;
+}
 }
 function c268(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['kind'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+return true;
 }
 function c269(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['model'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['prompt_tokens'];
-  if (
-    !(f1 !== undefined && f1 !== undefined && typeof f1 === 'number' && Number.isSafeInteger(f1) && f1 >= 0)
-  )
-    return false;
-  const f2 = v['completion_tokens'];
-  if (
-    !(f2 !== undefined && f2 !== undefined && typeof f2 === 'number' && Number.isSafeInteger(f2) && f2 >= 0)
-  )
-    return false;
-  const f3 = v['cache_read_tokens'];
-  if (
-    !(f3 !== undefined && f3 !== undefined && typeof f3 === 'number' && Number.isSafeInteger(f3) && f3 >= 0)
-  )
-    return false;
-  const f4 = v['cache_write_tokens'];
-  if (
-    !(f4 !== undefined && f4 !== undefined && typeof f4 === 'number' && Number.isSafeInteger(f4) && f4 >= 0)
-  )
-    return false;
-  const f5 = v['reasoning_tokens'];
-  if (
-    !(f5 !== undefined && f5 !== undefined && typeof f5 === 'number' && Number.isSafeInteger(f5) && f5 >= 0)
-  )
-    return false;
-  const f6 = v['context_window'];
-  if (
-    !(f6 !== undefined && f6 !== undefined && typeof f6 === 'number' && Number.isSafeInteger(f6) && f6 >= 0)
-  )
-    return false;
-  const f7 = v['per_turn_token'];
-  if (
-    !(f7 !== undefined && f7 !== undefined && typeof f7 === 'number' && Number.isSafeInteger(f7) && f7 >= 0)
-  )
-    return false;
-  const f8 = v['response_id'];
-  if (!(f8 !== undefined && f8 !== undefined && typeof f8 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["model"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["prompt_tokens"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "number" && Number.isSafeInteger(f1) && f1 >= 0)))) return false;
+const f2 = v["completion_tokens"];
+if (!(f2 !== undefined && (f2 !== undefined && (typeof f2 === "number" && Number.isSafeInteger(f2) && f2 >= 0)))) return false;
+const f3 = v["cache_read_tokens"];
+if (!(f3 !== undefined && (f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3) && f3 >= 0)))) return false;
+const f4 = v["cache_write_tokens"];
+if (!(f4 !== undefined && (f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4) && f4 >= 0)))) return false;
+const f5 = v["reasoning_tokens"];
+if (!(f5 !== undefined && (f5 !== undefined && (typeof f5 === "number" && Number.isSafeInteger(f5) && f5 >= 0)))) return false;
+const f6 = v["context_window"];
+if (!(f6 !== undefined && (f6 !== undefined && (typeof f6 === "number" && Number.isSafeInteger(f6) && f6 >= 0)))) return false;
+const f7 = v["per_turn_token"];
+if (!(f7 !== undefined && (f7 !== undefined && (typeof f7 === "number" && Number.isSafeInteger(f7) && f7 >= 0)))) return false;
+const f8 = v["response_id"];
+if (!(f8 !== undefined && (f8 !== undefined && (typeof f8 === "string")))) return false;
+return true;
 }
 function c270(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['model'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['cost'];
-  if (!(f1 !== undefined && typeof f1 === 'number' && Number.isFinite(f1) && f1 >= 0)) return false;
-  const f2 = v['timestamp'];
-  if (!(f2 === undefined || (typeof f2 === 'number' && Number.isFinite(f2)))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["model"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["cost"];
+if (!(f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 >= 0))) return false;
+const f2 = v["timestamp"];
+if (!((f2 === undefined || (typeof f2 === "number" && Number.isFinite(f2))))) return false;
+return true;
 }
 function c271(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c270(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c270(e))) return false;
+}
+return true;
 }
 function c272(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['model'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['latency'];
-  if (!(f1 !== undefined && typeof f1 === 'number' && Number.isFinite(f1) && f1 >= 0)) return false;
-  const f2 = v['response_id'];
-  if (!(f2 !== undefined && typeof f2 === 'string')) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["model"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["latency"];
+if (!(f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 >= 0))) return false;
+const f2 = v["response_id"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
+return true;
 }
 function c273(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c272(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c272(e))) return false;
+}
+return true;
 }
 function c274(v) {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (!(e !== undefined && c269(e))) return false;
-  }
-  return true;
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c269(e))) return false;
+}
+return true;
 }
 function c275(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['model_name'];
-  if (!(f0 !== undefined && f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['accumulated_cost'];
-  if (!(f1 !== undefined && f1 !== undefined && typeof f1 === 'number' && Number.isFinite(f1) && f1 >= 0))
-    return false;
-  const f2 = v['max_budget_per_task'];
-  if (!(f2 === undefined || f2 === null || (typeof f2 === 'number' && Number.isFinite(f2)))) return false;
-  const f3 = v['accumulated_token_usage'];
-  if (!(f3 === undefined || f3 === null || c269(f3))) return false;
-  const f4 = v['costs'];
-  if (!(f4 === undefined || c271(f4))) return false;
-  const f5 = v['response_latencies'];
-  if (!(f5 === undefined || c273(f5))) return false;
-  const f6 = v['token_usages'];
-  if (!(f6 === undefined || c274(f6))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["model_name"];
+if (!(f0 !== undefined && (f0 !== undefined && (typeof f0 === "string")))) return false;
+const f1 = v["accumulated_cost"];
+if (!(f1 !== undefined && (f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 >= 0)))) return false;
+const f2 = v["max_budget_per_task"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2)))))) return false;
+const f3 = v["accumulated_token_usage"];
+if (!((f3 === undefined || (f3 === null || c269(f3))))) return false;
+const f4 = v["costs"];
+if (!((f4 === undefined || c271(f4)))) return false;
+const f5 = v["response_latencies"];
+if (!((f5 === undefined || c273(f5)))) return false;
+const f6 = v["token_usages"];
+if (!((f6 === undefined || c274(f6)))) return false;
+return true;
 }
 function c276(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  for (const k in v) {
-    const e = v[k];
-    if (!(e !== undefined && c275(e))) return false;
-  }
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+for (const k in v) {
+const e = v[k];
+if (!(e !== undefined && c275(e))) return false;
+}
+return true;
 }
 function c277(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['usage_to_metrics'];
-  if (!(f0 !== undefined && f0 !== undefined && c276(f0))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["usage_to_metrics"];
+if (!(f0 !== undefined && (f0 !== undefined && c276(f0)))) return false;
+return true;
 }
 function c278(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  for (const k in v) {
-    const e = v[k];
-    if (!(e !== undefined && c268(e))) return false;
-  }
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+for (const k in v) {
+const e = v[k];
+if (!(e !== undefined && c268(e))) return false;
+}
+return true;
 }
 function c279(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['secret_sources'];
-  if (!(f0 !== undefined && f0 !== undefined && c278(f0))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["secret_sources"];
+if (!(f0 !== undefined && (f0 !== undefined && c278(f0)))) return false;
+return true;
 }
 function c280(v) {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  if (hasOwn.call(v, '__proto__')) return false;
-  const f0 = v['id'];
-  if (!(f0 !== undefined && typeof f0 === 'string')) return false;
-  const f1 = v['agent'];
-  if (!(f1 !== undefined && c268(f1))) return false;
-  const f2 = v['workspace'];
-  if (!(f2 !== undefined && c268(f2))) return false;
-  const f3 = v['persistence_dir'];
-  if (!(f3 === undefined || f3 === null || typeof f3 === 'string')) return false;
-  const f4 = v['max_iterations'];
-  if (!(f4 !== undefined && f4 !== undefined && typeof f4 === 'number' && Number.isSafeInteger(f4) && f4 > 0))
-    return false;
-  const f5 = v['stuck_detection'];
-  if (!(f5 !== undefined && f5 !== undefined && typeof f5 === 'boolean')) return false;
-  const f6 = v['execution_status'];
-  if (!(f6 !== undefined && f6 !== undefined && S83.has(f6))) return false;
-  const f7 = v['confirmation_policy'];
-  if (!(f7 !== undefined && f7 !== undefined && c268(f7))) return false;
-  const f8 = v['security_analyzer'];
-  if (!(f8 === undefined || f8 === null || c268(f8))) return false;
-  const f9 = v['activated_knowledge_skills'];
-  if (!(f9 !== undefined && f9 !== undefined && c3(f9))) return false;
-  const f10 = v['blocked_actions'];
-  if (!(f10 !== undefined && f10 !== undefined && c54(f10))) return false;
-  const f11 = v['blocked_messages'];
-  if (!(f11 !== undefined && f11 !== undefined && c54(f11))) return false;
-  const f12 = v['last_user_message_id'];
-  if (!(f12 === undefined || f12 === null || typeof f12 === 'string')) return false;
-  const f13 = v['stats'];
-  if (!(f13 === undefined || c277(f13))) return false;
-  const f14 = v['secret_registry'];
-  if (!(f14 === undefined || c279(f14))) return false;
-  const f15 = v['agent_state'];
-  if (!(f15 !== undefined && f15 !== undefined && c10(f15))) return false;
-  return true;
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["id"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["agent"];
+if (!(f1 !== undefined && c268(f1))) return false;
+const f2 = v["workspace"];
+if (!(f2 !== undefined && c268(f2))) return false;
+const f3 = v["persistence_dir"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+const f4 = v["max_iterations"];
+if (!(f4 !== undefined && (f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4) && f4 > 0)))) return false;
+const f5 = v["stuck_detection"];
+if (!(f5 !== undefined && (f5 !== undefined && typeof f5 === "boolean"))) return false;
+const f6 = v["execution_status"];
+if (!(f6 !== undefined && (f6 !== undefined && S83.has(f6)))) return false;
+const f7 = v["confirmation_policy"];
+if (!(f7 !== undefined && (f7 !== undefined && c268(f7)))) return false;
+const f8 = v["security_analyzer"];
+if (!((f8 === undefined || (f8 === null || c268(f8))))) return false;
+const f9 = v["activated_knowledge_skills"];
+if (!(f9 !== undefined && (f9 !== undefined && c3(f9)))) return false;
+const f10 = v["blocked_actions"];
+if (!(f10 !== undefined && (f10 !== undefined && c54(f10)))) return false;
+const f11 = v["blocked_messages"];
+if (!(f11 !== undefined && (f11 !== undefined && c54(f11)))) return false;
+const f12 = v["last_user_message_id"];
+if (!((f12 === undefined || (f12 === null || (typeof f12 === "string"))))) return false;
+const f13 = v["stats"];
+if (!((f13 === undefined || c277(f13)))) return false;
+const f14 = v["secret_registry"];
+if (!((f14 === undefined || c279(f14)))) return false;
+const f15 = v["agent_state"];
+if (!(f15 !== undefined && (f15 !== undefined && c10(f15)))) return false;
+return true;
 }
 
 /** The predicate of each schema parse.ts checks. */

@@ -1,34 +1,41 @@
 // Build step: writes src/models/compiled/checks.ts, one predicate per parsed schema that answers "is this value
 // already exactly what the schema's parser would return?". When it is, the parsers return the value itself
 // (no copy, no allocation); when it is not (a default to fill, an unknown key to drop, an unknown kind to wrap,
-// anything invalid), they run the build-time validators (validators.ts) or zod as before. See
-// docs/performance.md, "Decoding".
+// anything invalid), zod's parser decides. Plain code written at build time: nothing is generated at run time
+// (fine under a strict Content-Security-Policy) and nothing a bundler can drop, since parse.ts imports it. See
+// docs/performance.md, "Validators compiled at build time".
 //
 //   node scripts/compile-checks.ts           writes the file (`npm run build` runs it)
 //   node scripts/compile-checks.ts --check   exits 1 when the committed file is stale
 //
 // The predicates are conservative: a schema construct they do not know (transforms, pipes, custom checks, …)
-// answers `false`, so the parser decides. test/models/compiled-validators.test.ts checks, on the real corpus and on
+// answers `false`, so the parser decides. test/models/compiled-checks.test.ts checks, on the real corpus and on
 // mutated events, that every value a predicate accepts is parsed by zod into an equal value.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 // The resolve hook first, so that Node runs the TypeScript sources (a variable: tsc rejects `.ts` specifiers).
 const hooks = '../bench/_ts-sources.ts';
 await import(hooks);
-const { loadRoots: loadValidatorRoots, writeGenerated } = await import('./compile-validators.js');
 
 export const OUTPUT = fileURLToPath(new URL('../src/models/compiled/checks.ts', import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: zod's schema internals (`_zod.def`) are untyped here.
 type Schema = any;
 
-/** The schemas of the validators (compile-validators.ts), by the name the generated module exports them under:
- * `lenientSchemas.Event` → `lenientEvent`, `ConversationStateSchema` → `conversationState`. */
+/** The schemas parse.ts checks, by the name the generated module exports them under. */
 async function loadRoots(): Promise<[string, Schema][]> {
-  return (await loadValidatorRoots()).map(([expr, schema]) => {
-    const [, mode, what] = /^(lenient|strict)Schemas\.(\w+)$/.exec(expr) ?? [];
-    return [mode ? `${mode}${what}` : 'conversationState', schema];
-  });
+  const { lenientSchemas, strictSchemas } = await import('../src/models/schemas.js');
+  const { ConversationStateSchema } = await import('../src/models/conversation-state.js');
+  return [
+    ['lenientEvent', lenientSchemas.Event],
+    ['strictEvent', strictSchemas.Event],
+    ['lenientAction', lenientSchemas.Action],
+    ['strictAction', strictSchemas.Action],
+    ['lenientObservation', lenientSchemas.Observation],
+    ['strictObservation', strictSchemas.Observation],
+    ['conversationState', ConversationStateSchema],
+  ];
 }
 
 export async function generate(): Promise<string> {
@@ -119,10 +126,14 @@ export async function generate(): Promise<string> {
           ? `(${values.map((value) => `${v} === ${literal(value)}`).join(' || ')})`
           : `${set(values)}.has(${v})`;
       }
-      case 'nullable':
-        return `(${v} === null || ${expr(def.innerType, v)})`;
-      case 'optional':
-        return `(${v} === undefined || ${expr(def.innerType, v)})`;
+      case 'nullable': {
+        const inner = expr(def.innerType, v);
+        return inner === 'true' ? inner : `(${v} === null || ${inner})`;
+      }
+      case 'optional': {
+        const inner = expr(def.innerType, v);
+        return inner === 'true' ? inner : `(${v} === undefined || ${inner})`;
+      }
       case 'default':
         // Absent, the parser would fill the default in: not the same value.
         return `(${v} !== undefined && ${expr(def.innerType, v)})`;
@@ -159,10 +170,13 @@ export async function generate(): Promise<string> {
           keys.forEach((key, i) => {
             const field = def.shape[key];
             const value = `f${i}`;
-            lines.push(`const ${value} = v[${JSON.stringify(key)}];`);
+            const test = expr(field, value);
             // A required key the value lacks would come out as `key: undefined` (or fail): not the same value.
-            const present = field._zod.def.type === 'optional' ? '' : `${value} !== undefined && `;
-            lines.push(`if (!(${present}${expr(field, value)})) return false;`);
+            // (`default` says so itself.)
+            const optional = ['optional', 'default'].includes(field._zod.def.type);
+            if (optional && test === 'true') return;
+            lines.push(`const ${value} = v[${JSON.stringify(key)}];`);
+            lines.push(`if (!(${optional ? '' : `${value} !== undefined && `}${test})) return false;`);
           });
           lines.push('return true;');
           return lines.join('\n');
@@ -209,7 +223,7 @@ export async function generate(): Promise<string> {
   return `${[
     '// @ts-nocheck',
     '// GENERATED by scripts/compile-checks.ts from the schemas of src/models; do not edit. `npm run build`',
-    '// regenerates it; test/models/compiled-validators.test.ts fails when it is stale.',
+    '// regenerates it; test/models/compiled-checks.test.ts fails when it is stale.',
     '//',
     '// Each predicate answers whether a value is already exactly what the schema parses it into (then the parsers',
     '// return it as it is). `false` only means "let the parser decide".',
@@ -250,5 +264,15 @@ function literal(value: unknown): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeGenerated(OUTPUT, await generate(), 'compile-checks');
+  const text = await generate();
+  if (process.argv.includes('--check')) {
+    const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';
+    if (current !== text) {
+      console.error(`${OUTPUT} is stale: run node scripts/compile-checks.ts`);
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(OUTPUT, text);
+    console.log(`compile-checks: wrote ${OUTPUT} (${(text.length / 1000).toFixed(0)} kB)`);
+  }
 }

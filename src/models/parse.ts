@@ -11,8 +11,6 @@
 import * as z from 'zod/mini';
 import { ResponseValidationError, type ValidationIssue } from '../core/errors.js';
 import { identityChecks } from './compiled/checks.js';
-import { INVALID } from './compiled/runtime.js';
-import { compiledParsers } from './compiled/validators.js';
 import { type ConversationState, ConversationStateSchema } from './conversation-state.js';
 import { EVENT_KIND_SET } from './events.js';
 import { PARSE_PARAMS } from './messages.js';
@@ -41,11 +39,11 @@ type Compile = <T extends z.ZodMiniType>(schema: T) => T;
 let compile: Compile | undefined;
 
 /**
- * Compiles, with zod's run-time compiler (`import { compile } from 'zod/mini'`), the schemas that have no
- * validator compiled at build time: only schemas of your own passed to `safeParseModel`. Events, actions,
- * observations and conversation states run validators compiled at build time on Node (browser bundles leave
- * them out and use zod's runtime parser; see docs/performance.md), so most apps never need this. Results are
- * identical either way.
+ * Compiles, with zod's run-time compiler (`import { compile } from 'zod/mini'`), the parsers that run when the
+ * predicates compiled at build time do not accept a value: your own schemas passed to `safeParseModel`, values
+ * you pass in (which are copied), and events that need a default filled in or a key dropped. Events as real
+ * servers send them never need it (see docs/performance.md), so most apps do not call this. Results are
+ * identical either way; it needs `new Function` (not under a strict Content-Security-Policy).
  */
 export function enableCompiledParsers(compiler: Compile): void {
   compile = compiler;
@@ -78,23 +76,11 @@ function checkOf(schema: z.ZodMiniType): ((value: unknown) => boolean) | undefin
   return checks.get(schema);
 }
 
-/**
- * The schema with its fast path: the validator compiled at build time (src/models/compiled/validators.ts) when
- * there is one. The fast path answers valid input with the parsed value; anything else goes to the schema's own
- * parser, which decides and gives the issues (zod's `withParser` does the same).
- */
+/** The schema's parser: zod's, or the one `enableCompiledParsers` compiled from it. */
 function compiled<T extends z.ZodMiniType>(schema: T): T {
   let parser = cache.get(schema);
   if (!parser) {
-    const fast = compiledParsers.get(schema);
-    if (fast) {
-      parser = {
-        safeParse(value: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>) {
-          const out = fast(value);
-          return out === INVALID ? schema.safeParse(value, params) : { success: true, data: out };
-        },
-      } as unknown as T;
-    } else parser = compile && !z.config().jitless ? compile(schema) : schema;
+    parser = compile && !z.config().jitless ? compile(schema) : schema;
     cache.set(schema, parser);
   }
   return parser as T;

@@ -1,8 +1,8 @@
 /**
- * Bundler proof: apps bundled with esbuild and with rollup keep the event validators compiled at build time when
- * they target Node, and decode exactly as the sources do. The package's `"sideEffects": false` once let bundlers
- * drop the call that switched compiled parsers on; the validators are now imported by the parsers themselves.
- * Browser targets get the empty stand-in (package.json `browser` field) and zod's runtime parser, same results.
+ * Bundler proof: apps bundled with esbuild and with rollup, for Node and for browsers, keep the predicates compiled
+ * at build time (src/models/compiled/checks.ts) and decode exactly as the sources do. The package's
+ * `"sideEffects": false` once let bundlers drop the call that switched compiled parsers on; the predicates are
+ * imported by the parsers themselves, and browsers get the same code as Node.
  *
  * The package is laid out as an app installs it: package.json as published (exports, browser, sideEffects),
  * dist/esm transpiled from the sources one file per module, as tsup does, and the Node bundle dist/node as
@@ -129,7 +129,7 @@ async function rollupBundle(entry: string, platform: 'node' | 'browser'): Promis
 }
 
 describe('bundled apps', () => {
-  it('esbuild, Node target, main entry: compiled validators in, zod is not asked, same values', async () => {
+  it('esbuild, Node target, main entry: predicates in, zod is not asked, same values', async () => {
     const result = run(await esbuildBundle('node-app.js', 'node'), 'esbuild-node.mjs');
     expect(result.runtimeRuns).toBe(0);
     expect(result.decoded).toEqual(expected);
@@ -142,7 +142,7 @@ describe('bundled apps', () => {
     expect(result.decoded).toEqual(expected);
   }, 60_000);
 
-  it('rollup with node-resolve, Node target: compiled validators in, same values', async () => {
+  it('rollup with node-resolve, Node target: predicates in, same values', async () => {
     const result = run(await rollupBundle('models-app.js', 'node'), 'rollup-node.mjs');
     expect(result.runtimeRuns).toBe(0);
     expect(result.decoded).toEqual(expected);
@@ -152,13 +152,14 @@ describe('bundled apps', () => {
     ['esbuild', esbuildBundle],
     ['rollup', rollupBundle],
   ] as const) {
-    it(`${bundler}, browser target: no compiled validators (zod's runtime parser), same values, small`, async () => {
+    it(`${bundler}, browser target: the same predicates, zod is not asked, same values, small`, async () => {
       const code = await bundle('models-app.js', 'browser');
       const result = run(code, `${bundler}-browser.mjs`);
-      expect(result.runtimeRuns).toBeGreaterThan(0);
+      expect(result.runtimeRuns).toBe(0);
       expect(result.decoded).toEqual(expected);
-      // The validators alone are ~50 kB gzip; the whole models subpath stays in its budget (scripts/check-size.mjs).
-      expect(result.gzip).toBeLessThan(45_000);
+      // The whole models subpath stays in its budget (scripts/check-size.mjs: 45 kB minified); rollup's output
+      // here is not minified (58.8 kB gzip with the predicates).
+      expect(result.gzip).toBeLessThan(bundler === 'esbuild' ? 45_000 : 65_000);
     }, 60_000);
   }
 });

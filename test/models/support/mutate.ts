@@ -1,5 +1,5 @@
 // Random one-place changes of sample events, for the property tests of the parsers (parse-paths,
-// compiled-validators): every path of a value, and one change applied at one of them.
+// compiled-checks): every path of a value, and one change applied at one of them.
 
 export type Path = (string | number)[];
 

@@ -25,15 +25,16 @@ type Schema = any;
 
 /** The schemas parse.ts checks, by the name the generated module exports them under. */
 async function loadRoots(): Promise<[string, Schema][]> {
-  const { lenientSchemas, strictSchemas } = await import('../src/models/schemas.js');
+  const { eventSchemas } = await import('../src/models/mode-schemas.js');
   const { ConversationStateSchema } = await import('../src/models/conversation-state.js');
+  const [lenient, strict] = [eventSchemas('lenient'), eventSchemas('strict')];
   return [
-    ['lenientEvent', lenientSchemas.Event],
-    ['strictEvent', strictSchemas.Event],
-    ['lenientAction', lenientSchemas.Action],
-    ['strictAction', strictSchemas.Action],
-    ['lenientObservation', lenientSchemas.Observation],
-    ['strictObservation', strictSchemas.Observation],
+    ['lenientEvent', lenient.Event],
+    ['strictEvent', strict.Event],
+    ['lenientAction', lenient.Action],
+    ['strictAction', strict.Action],
+    ['lenientObservation', lenient.Observation],
+    ['strictObservation', strict.Observation],
     ['conversationState', ConversationStateSchema],
   ];
 }

@@ -52,11 +52,11 @@ import type {
 import type { FailureKindSchema } from './events.js';
 import type { CmdOutputMetadataSchema } from './observations.js';
 import type { EventSourceSchema } from './schema-kit.js';
-import type { strictSchemas } from './schemas.js';
+import type { EventSchemas } from './mode-schemas.js';
 import type { MCPToolSchema, ToolAnnotationsSchema } from './tools.js';
 import type { UnknownAction, UnknownObservation, UnknownToolDefinition } from './unknown.js';
 
-type S = typeof strictSchemas;
+type S = EventSchemas;
 type Out<K extends keyof S['variants']> = z.output<S['variants'][K]>;
 type Override<T, U> = Flat<Omit<T, keyof U> & U>;
 type Flat<T> = { [K in keyof T]: T[K] };

@@ -5,12 +5,12 @@
  */
 import * as z from 'zod/mini';
 import { ConversationStateSchema } from './conversation-state.js';
+import { eventSchemas } from './mode-schemas.js';
 import { GENERATED_DEFAULT } from './schema-kit.js';
-import { strictSchemas } from './schemas.js';
 
 /** Every named schema of the model, by the name it gets under `$defs`. */
 export function namedModelSchemas(): Record<string, z.ZodMiniType> {
-  const s = strictSchemas;
+  const s = eventSchemas('strict');
   const named: Record<string, z.ZodMiniType> = {
     Event: s.Event,
     Action: s.Action,

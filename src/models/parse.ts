@@ -14,10 +14,11 @@ import { identityChecks } from './compiled/checks.js';
 import { type ConversationState, ConversationStateSchema } from './conversation-state.js';
 import { EVENT_KIND_SET } from './events.js';
 import { PARSE_PARAMS } from './messages.js';
+import { eventSchemas } from './mode-schemas.js';
 import { type Plan, planFor, stripKnownNulls } from './nulls.js';
 import { redactEventJson, safeEventJson } from './redact.js';
 import type { ParseMode } from './schema-kit.js';
-import { type Action, type Event, lenientSchemas, type Observation, strictSchemas } from './schemas.js';
+import type { Action, Event, Observation } from './schemas.js';
 import {
   isKinded,
   makeUnknown,
@@ -55,25 +56,17 @@ export function enableCompiledParsers(compiler: Compile): void {
 const cache = new Map<z.ZodMiniType, z.ZodMiniType>();
 const plans = new Map<z.ZodMiniType, Plan | undefined>();
 
+/** A predicate compiled at build time (src/models/compiled/checks.ts). */
+type Check = (value: unknown) => boolean;
+
 /**
- * The predicates compiled at build time (src/models/compiled/checks.ts), by schema, built on first use. A value
- * the SDK decoded itself that is already exactly what the schema would output (the common case: servers send
- * every field) is returned as it is, without the copy the parsers make. Values a caller passes in are always
+ * Whether a value the SDK decoded itself can be returned as it is: the predicate compiled at build time says it
+ * is already exactly what the schema outputs (the common case: servers send every field), so the copy the parser
+ * would make is skipped, and so is building the schemas (mode-schemas.ts). Values a caller passes in are always
  * copied (`parseEvent(object)` never returns its argument).
  */
-let checks: Map<z.ZodMiniType, (value: unknown) => boolean> | undefined;
-
-function checkOf(schema: z.ZodMiniType): ((value: unknown) => boolean) | undefined {
-  checks ??= new Map([
-    [lenientSchemas.Event, identityChecks.lenientEvent],
-    [strictSchemas.Event, identityChecks.strictEvent],
-    [lenientSchemas.Action, identityChecks.lenientAction],
-    [strictSchemas.Action, identityChecks.strictAction],
-    [lenientSchemas.Observation, identityChecks.lenientObservation],
-    [strictSchemas.Observation, identityChecks.strictObservation],
-    [ConversationStateSchema, identityChecks.conversationState],
-  ] as [z.ZodMiniType, (value: unknown) => boolean][]);
-  return checks.get(schema);
+function exact(check: Check | undefined, value: unknown, owned: boolean): boolean {
+  return owned && check?.(value) === true;
 }
 
 /** The schema's parser: zod's, or the one `enableCompiledParsers` compiled from it. */
@@ -86,11 +79,11 @@ function compiled<T extends z.ZodMiniType>(schema: T): T {
   return parser as T;
 }
 
-/** The lenient Event parser: `compiled(lenientSchemas.Event)`, kept at hand (it runs for every streamed event). */
+/** The lenient Event parser: `compiled(eventSchemas('lenient').Event)`, kept at hand (it runs for every streamed event). */
 let lenientEvent: z.ZodMiniType | undefined;
 
 function lenientEventParser(): z.ZodMiniType {
-  if (lenientEvent === undefined) lenientEvent = compiled(lenientSchemas.Event);
+  if (lenientEvent === undefined) lenientEvent = compiled(eventSchemas('lenient').Event);
   return lenientEvent;
 }
 
@@ -160,8 +153,8 @@ function parseEventFrom(
       }
     }
     if (options?.mode === 'strict') {
-      if (owned && checkOf(strictSchemas.Event)?.(value)) return { success: true, data: value as Event };
-      const result = compiled(strictSchemas.Event).safeParse(value, PARSE_PARAMS);
+      if (exact(identityChecks.strictEvent, value, owned)) return { success: true, data: value as Event };
+      const result = compiled(eventSchemas('strict').Event).safeParse(value, PARSE_PARAMS);
       if (result.success) return { success: true, data: result.data as Event };
       return failure('event', toValidationIssues(result.error.issues), input);
     }
@@ -171,11 +164,11 @@ function parseEventFrom(
     }
     if (!EVENT_KIND_SET.has(value.kind))
       return { success: true, data: makeUnknown(value, 'unknown-kind') as Event };
-    if (owned && checkOf(lenientSchemas.Event)?.(value)) return { success: true, data: value as Event };
+    if (exact(identityChecks.lenientEvent, value, owned)) return { success: true, data: value as Event };
     const parser = lenientEventParser();
     let result = parser.safeParse(value, PARSE_PARAMS);
     if (result.success) return { success: true, data: result.data as Event };
-    const plan = planOf(lenientSchemas.Event);
+    const plan = planOf(eventSchemas('lenient').Event);
     const cleaned = plan ? stripKnownNulls(value, plan) : value;
     if (cleaned !== value) {
       result = parser.safeParse(cleaned, PARSE_PARAMS);
@@ -206,13 +199,22 @@ export function safeParseModel<T extends z.ZodMiniType>(
   input: unknown,
   options?: ParseOptions & { what?: string },
 ): SafeParseResult<z.output<T>> {
+  return parseModelWith(schema, undefined, input, options);
+}
+
+/** `safeParseModel` with the schema's predicate compiled at build time, if it has one. */
+function parseModelWith<T extends z.ZodMiniType>(
+  schema: T,
+  check: Check | undefined,
+  input: unknown,
+  options?: ParseOptions & { what?: string },
+): SafeParseResult<z.output<T>> {
   const what = options?.what ?? 'value';
   try {
     const decoded = decode(input);
     if (!decoded.ok) return failure(what, decoded.issues, input);
     const value = decoded.value;
-    if (typeof input === 'string' && checkOf(schema)?.(value))
-      return { success: true, data: value as z.output<T> };
+    if (exact(check, value, typeof input === 'string')) return { success: true, data: value as z.output<T> };
     const parser = compiled(schema);
     let result = parser.safeParse(value, PARSE_PARAMS);
     if (result.success) return { success: true, data: result.data };
@@ -232,7 +234,10 @@ export function safeParseModel<T extends z.ZodMiniType>(
 
 /** Parses a ConversationState (the value of a `full_state` update). Throws ResponseValidationError. */
 export function parseConversationState(input: unknown, options?: ParseOptions): ConversationState {
-  const result = safeParseModel(ConversationStateSchema, input, { ...options, what: 'conversation state' });
+  const result = parseModelWith(ConversationStateSchema, identityChecks.conversationState, input, {
+    ...options,
+    what: 'conversation state',
+  });
   if (!result.success) throw result.error;
   return result.data;
 }
@@ -242,16 +247,20 @@ export function parseConversationState(input: unknown, options?: ParseOptions): 
  * with invalid fields, gives an UnknownAction; strict mode rejects both. Throws ResponseValidationError.
  */
 export function parseAction(input: unknown, options?: ParseOptions): Action | UnknownAction {
-  const schema = options?.mode === 'strict' ? strictSchemas.Action : lenientSchemas.Action;
-  const result = safeParseModel(schema, input, { ...options, what: 'action' });
+  const strict = options?.mode === 'strict';
+  const schema = eventSchemas(strict ? 'strict' : 'lenient').Action;
+  const check = strict ? identityChecks.strictAction : identityChecks.lenientAction;
+  const result = parseModelWith(schema, check, input, { ...options, what: 'action' });
   if (!result.success) throw result.error;
   return result.data;
 }
 
 /** Parses one Observation, like `parseAction`. Throws ResponseValidationError. */
 export function parseObservation(input: unknown, options?: ParseOptions): Observation | UnknownObservation {
-  const schema = options?.mode === 'strict' ? strictSchemas.Observation : lenientSchemas.Observation;
-  const result = safeParseModel(schema, input, { ...options, what: 'observation' });
+  const strict = options?.mode === 'strict';
+  const schema = eventSchemas(strict ? 'strict' : 'lenient').Observation;
+  const check = strict ? identityChecks.strictObservation : identityChecks.lenientObservation;
+  const result = parseModelWith(schema, check, input, { ...options, what: 'observation' });
   if (!result.success) throw result.error;
   return result.data;
 }

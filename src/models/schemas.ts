@@ -4,15 +4,15 @@
  * widened to say so.
  */
 import type * as z from 'zod/mini';
-import { buildEventSchemas, type KnownEventKind } from './events.js';
+import type { KnownEventKind } from './events.js';
+import { eventSchemas } from './mode-schemas.js';
 import type { UnknownEvent } from './unknown.js';
 
-/** Every schema of one parse mode (named, so that declarations refer to it instead of spelling it twice). */
-export type EventSchemas = ReturnType<typeof buildEventSchemas>;
-export const strictSchemas: EventSchemas = buildEventSchemas('strict');
-export const lenientSchemas: EventSchemas = buildEventSchemas('lenient');
+export type { EventSchemas } from './mode-schemas.js';
 
-const s = strictSchemas;
+// This module builds the schemas of both modes when it is loaded: only `agent-platform-sdk/models`, which exports
+// them, loads it; the parsers build them on first use (mode-schemas.ts).
+const s = eventSchemas('strict');
 
 // ---- Schemas (strict: exactly the published shapes; see `lenientSchemas` for the lenient ones) ----
 // Typed by what they parse (`z.ZodMiniType<Output>`), not by their zod structure, so that the declarations of
@@ -21,7 +21,7 @@ const s = strictSchemas;
 type Schema<T> = z.ZodMiniType<T, unknown>;
 type SchemaMap<M> = { readonly [K in keyof M]: Schema<M[K]> };
 export const EventSchema: Schema<KnownEvent> = s.Event;
-export const LenientEventSchema: Schema<Event> = lenientSchemas.Event;
+export const LenientEventSchema: Schema<Event> = eventSchemas('lenient').Event;
 export const ActionSchema: Schema<Action> = s.Action;
 export const ObservationSchema: Schema<Observation> = s.Observation;
 export const ToolDefinitionSchema: Schema<ToolDefinition> = s.ToolDefinition;

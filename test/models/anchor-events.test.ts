@@ -5,17 +5,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  ActionSchema,
   isKnownAction,
   isKnownEvent,
   isKnownObservation,
   isUnknownEvent,
-  ObservationSchema,
   type ParseMode,
   parseConversationState,
   parseEvent,
   safeParseModel,
 } from '../../src/models/index.js';
+import { ActionSchema, ObservationSchema } from '../../src/models.js';
 
 const DIR = new URL('../fixtures/anchor-events/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, DIR), 'utf8');

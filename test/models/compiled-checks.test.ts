@@ -14,8 +14,11 @@ import { generate } from '../../scripts/compile-checks.js';
 import { identityChecks } from '../../src/models/compiled/checks.js';
 import { parseEvent } from '../../src/models/index.js';
 import { PARSE_PARAMS } from '../../src/models/messages.js';
+import { eventSchemas } from '../../src/models/mode-schemas.js';
 import { safeParseOwnedEvent } from '../../src/models/parse.js';
-import { lenientSchemas, strictSchemas } from '../../src/models/schemas.js';
+
+const [lenientSchemas, strictSchemas] = [eventSchemas('lenient'), eventSchemas('strict')];
+
 import { mutateAt, parentOf, paths, VALUE_CHANGES } from './support/mutate.js';
 
 type Json = Record<string, unknown>;

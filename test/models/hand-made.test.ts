@@ -5,16 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/core/errors.js';
 import {
-  ActionSchema,
   type Event,
   isKnownEvent,
-  ObservationSchema,
   type ParseMode,
   parseEvent,
   safeParseEvent,
   safeParseModel,
-  ToolDefinitionSchema,
 } from '../../src/models/index.js';
+import { ActionSchema, ObservationSchema, ToolDefinitionSchema } from '../../src/models.js';
 
 const MODES: ParseMode[] = ['strict', 'lenient'];
 const common = { id: 'evt-1', timestamp: '2026-02-05T11:24:45.292853' };

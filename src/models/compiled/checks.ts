@@ -3,7 +3,8 @@
 // regenerates it; test/models/compiled-checks.test.ts fails when it is stale.
 //
 // Each predicate answers whether a value is already exactly what the schema parses it into (then the parsers
-// return it as it is). `false` only means "let the parser decide".
+// return it as it is). `false` only means "let the parser decide". The functions are parenthesized so that V8
+// compiles them when the module loads.
 const hasOwn = Object.prototype.hasOwnProperty;
 const S0 = new Set(["agent","user","environment","hook"]);
 const S1 = new Set(["auth","quota","rate_limit","config","transient","agent_action","internal","unknown"]);
@@ -90,7 +91,7 @@ const S81 = new Set(["id","timestamp","parent_id","source","content","reasoning_
 const S82 = new Set(["id","timestamp","parent_id","source","prompt_token_ids","response_token_ids","kind"]);
 const S83 = new Set(["idle","running","paused","waiting_for_confirmation","finished","error","stuck","deleting"]);
 
-function c0(v) {
+const c0 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -108,16 +109,16 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ServerErrorEvent"))) return false;
 return true;
-}
-function c1(v) {
+});
+const c1 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && true)) return false;
 }
 return true;
-}
-function c2(v) {
+});
+const c2 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -143,16 +144,16 @@ if (!((f11 !== undefined && typeof f11 === "boolean"))) return false;
 const f12 = v["kind"];
 if (!(f12 !== undefined && (f12 === "ACPToolCallEvent"))) return false;
 return true;
-}
-function c3(v) {
+});
+const c3 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && (typeof e === "string"))) return false;
 }
 return true;
-}
-function c4(v) {
+});
+const c4 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -174,8 +175,8 @@ if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "Condensation"))) return false;
 return true;
-}
-function c5(v) {
+});
+const c5 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -189,8 +190,8 @@ if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "CondensationRequest"))) return false;
 return true;
-}
-function c6(v) {
+});
+const c6 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -206,8 +207,8 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "CondensationSummaryEvent"))) return false;
 return true;
-}
-function c7(v) {
+});
+const c7 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
@@ -219,8 +220,8 @@ if (!((f2 !== undefined && (f2 === "none" || f2 === "retry" || f2 === "settings"
 const f3 = v["error_id"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
 return true;
-}
-function c8(v) {
+});
+const c8 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -240,8 +241,8 @@ if (!((f6 === undefined || (f6 === null || c7(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "ConversationErrorEvent"))) return false;
 return true;
-}
-function c9(v) {
+});
+const c9 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -257,8 +258,8 @@ if (!((f4 === undefined || (typeof f4 === "string")))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ConversationStateUpdateEvent"))) return false;
 return true;
-}
-function c10(v) {
+});
+const c10 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -266,8 +267,8 @@ const e = v[k];
 if (!(e !== undefined && true)) return false;
 }
 return true;
-}
-function c11(v) {
+});
+const c11 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -309,8 +310,8 @@ if (!((f17 === undefined || (f17 === null || c10(f17))))) return false;
 const f18 = v["kind"];
 if (!(f18 !== undefined && (f18 === "HookExecutionEvent"))) return false;
 return true;
-}
-function c12(v) {
+});
+const c12 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -332,8 +333,8 @@ if (!((f7 !== undefined && (typeof f7 === "string")))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "LLMCompletionLogEvent"))) return false;
 return true;
-}
-function c13(v) {
+});
+const c13 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["cache_prompt"];
@@ -343,16 +344,16 @@ if (!((f1 !== undefined && (f1 === "text")))) return false;
 const f2 = v["text"];
 if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 return true;
-}
-function c14(v) {
+});
+const c14 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c13(e))) return false;
 }
 return true;
-}
-function c15(v) {
+});
+const c15 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["type"];
@@ -362,19 +363,19 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["signature"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 return true;
-}
-function c16(v) {
+});
+const c16 = (function (v) {
 return c15(v);
-}
-function c17(v) {
+});
+const c17 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c16(e))) return false;
 }
 return true;
-}
-function c18(v) {
+});
+const c18 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -388,16 +389,16 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return f
 const f4 = v["status"];
 if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
 return true;
-}
-function c19(v) {
+});
+const c19 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && (typeof e === "number" && Number.isSafeInteger(e)))) return false;
 }
 return true;
-}
-function c20(v) {
+});
+const c20 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -419,8 +420,8 @@ if (!((f7 !== undefined && S4.has(f7)))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "FileEditorActionWithRisk"))) return false;
 return true;
-}
-function c21(v) {
+});
+const c21 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -444,8 +445,8 @@ if (!((f8 === undefined || (f8 === null || (typeof f8 === "string"))))) return f
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "FileEditorActionWithRiskWithSummary"))) return false;
 return true;
-}
-function c22(v) {
+});
+const c22 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["message"];
@@ -455,8 +456,8 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "FinishActionWithSummary"))) return false;
 return true;
-}
-function c23(v) {
+});
+const c23 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["title"];
@@ -466,16 +467,16 @@ if (!((f1 !== undefined && (typeof f1 === "string")))) return false;
 const f2 = v["status"];
 if (!((f2 !== undefined && (f2 === "todo" || f2 === "in_progress" || f2 === "done")))) return false;
 return true;
-}
-function c24(v) {
+});
+const c24 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c23(e))) return false;
 }
 return true;
-}
-function c25(v) {
+});
+const c25 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -487,8 +488,8 @@ if (!((f2 !== undefined && S4.has(f2)))) return false;
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "TaskTrackerActionWithRisk"))) return false;
 return true;
-}
-function c26(v) {
+});
+const c26 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -502,8 +503,8 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return f
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskTrackerActionWithRiskWithSummary"))) return false;
 return true;
-}
-function c27(v) {
+});
+const c27 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -519,8 +520,8 @@ if (!((f4 !== undefined && S4.has(f4)))) return false;
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "TerminalActionWithRisk"))) return false;
 return true;
-}
-function c28(v) {
+});
+const c28 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -538,8 +539,8 @@ if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return f
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TerminalActionWithRiskWithSummary"))) return false;
 return true;
-}
-function c29(v) {
+});
+const c29 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["thought"];
@@ -549,8 +550,8 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ThinkActionWithSummary"))) return false;
 return true;
-}
-function c30(v) {
+});
+const c30 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["data"];
@@ -558,15 +559,15 @@ if (!((f0 !== undefined && c10(f0)))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "MCPToolAction"))) return false;
 return true;
-}
-function c31(v) {
+});
+const c31 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "ClassifyAndSwitchLLMAction"))) return false;
 return true;
-}
-function c32(v) {
+});
+const c32 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["message"];
@@ -574,8 +575,8 @@ if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "FinishAction"))) return false;
 return true;
-}
-function c33(v) {
+});
+const c33 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["name"];
@@ -583,8 +584,8 @@ if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "InvokeSkillAction"))) return false;
 return true;
-}
-function c34(v) {
+});
+const c34 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["profile_name"];
@@ -594,8 +595,8 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "SwitchLLMAction"))) return false;
 return true;
-}
-function c35(v) {
+});
+const c35 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["thought"];
@@ -603,8 +604,8 @@ if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "ThinkAction"))) return false;
 return true;
-}
-function c36(v) {
+});
+const c36 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["image_index"];
@@ -616,8 +617,8 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return f
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "VisionInspectAction"))) return false;
 return true;
-}
-function c37(v) {
+});
+const c37 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["question"];
@@ -627,15 +628,15 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "AskOracleAction"))) return false;
 return true;
-}
-function c38(v) {
+});
+const c38 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserAction"))) return false;
 return true;
-}
-function c39(v) {
+});
+const c39 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["index"];
@@ -645,8 +646,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserClickAction"))) return false;
 return true;
-}
-function c40(v) {
+});
+const c40 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["tab_id"];
@@ -654,8 +655,8 @@ if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return f
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserCloseTabAction"))) return false;
 return true;
-}
-function c41(v) {
+});
+const c41 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["extract_links"];
@@ -665,8 +666,8 @@ if (!((f1 !== undefined && (typeof f1 === "number" && Number.isSafeInteger(f1) &
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserGetContentAction"))) return false;
 return true;
-}
-function c42(v) {
+});
+const c42 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["include_screenshot"];
@@ -674,29 +675,29 @@ if (!((f0 !== undefined && typeof f0 === "boolean"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserGetStateAction"))) return false;
 return true;
-}
-function c43(v) {
+});
+const c43 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserGetStorageAction"))) return false;
 return true;
-}
-function c44(v) {
+});
+const c44 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserGoBackAction"))) return false;
 return true;
-}
-function c45(v) {
+});
+const c45 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserListTabsAction"))) return false;
 return true;
-}
-function c46(v) {
+});
+const c46 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["url"];
@@ -706,8 +707,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserNavigateAction"))) return false;
 return true;
-}
-function c47(v) {
+});
+const c47 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["direction"];
@@ -715,8 +716,8 @@ if (!((f0 !== undefined && (f0 === "up" || f0 === "down")))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserScrollAction"))) return false;
 return true;
-}
-function c48(v) {
+});
+const c48 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["storage_state"];
@@ -724,22 +725,22 @@ if (!(f0 !== undefined && c10(f0))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserSetStorageAction"))) return false;
 return true;
-}
-function c49(v) {
+});
+const c49 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserStartRecordingAction"))) return false;
 return true;
-}
-function c50(v) {
+});
+const c50 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserStopRecordingAction"))) return false;
 return true;
-}
-function c51(v) {
+});
+const c51 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["tab_id"];
@@ -747,8 +748,8 @@ if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return f
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserSwitchTabAction"))) return false;
 return true;
-}
-function c52(v) {
+});
+const c52 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["index"];
@@ -758,8 +759,8 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserTypeAction"))) return false;
 return true;
-}
-function c53(v) {
+});
+const c53 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["task"];
@@ -771,8 +772,8 @@ if (!((f2 !== undefined && (f2 === "worktree" || f2 === "shared")))) return fals
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "StartChildConversationAction"))) return false;
 return true;
-}
-function c54(v) {
+});
+const c54 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -780,8 +781,8 @@ const e = v[k];
 if (!(e !== undefined && (typeof e === "string"))) return false;
 }
 return true;
-}
-function c55(v) {
+});
+const c55 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -795,8 +796,8 @@ if (!((f3 === undefined || (f3 === null || c54(f3))))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "DelegateAction"))) return false;
 return true;
-}
-function c56(v) {
+});
+const c56 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -816,8 +817,8 @@ if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "FileEditorAction"))) return false;
 return true;
-}
-function c57(v) {
+});
+const c57 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["file_path"];
@@ -831,8 +832,8 @@ if (!((f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3) &
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "EditAction"))) return false;
 return true;
-}
-function c58(v) {
+});
+const c58 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["dir_path"];
@@ -842,8 +843,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ListDirectoryAction"))) return false;
 return true;
-}
-function c59(v) {
+});
+const c59 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["file_path"];
@@ -855,8 +856,8 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isS
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "ReadFileAction"))) return false;
 return true;
-}
-function c60(v) {
+});
+const c60 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["file_path"];
@@ -866,8 +867,8 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "WriteFileAction"))) return false;
 return true;
-}
-function c61(v) {
+});
+const c61 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["pattern"];
@@ -877,8 +878,8 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "GlobAction"))) return false;
 return true;
-}
-function c62(v) {
+});
+const c62 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["pattern"];
@@ -890,8 +891,8 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return f
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "GrepAction"))) return false;
 return true;
-}
-function c63(v) {
+});
+const c63 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -911,8 +912,8 @@ if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorAction"))) return false;
 return true;
-}
-function c64(v) {
+});
+const c64 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -926,8 +927,8 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return f
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskAction"))) return false;
 return true;
-}
-function c65(v) {
+});
+const c65 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -937,8 +938,8 @@ if (!((f1 !== undefined && c24(f1)))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "TaskTrackerAction"))) return false;
 return true;
-}
-function c66(v) {
+});
+const c66 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -952,8 +953,8 @@ if (!((f3 !== undefined && typeof f3 === "boolean"))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TerminalAction"))) return false;
 return true;
-}
-function c67(v) {
+});
+const c67 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["name"];
@@ -965,8 +966,8 @@ if (!((f2 !== undefined && (typeof f2 === "number" && Number.isSafeInteger(f2) &
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "WorkflowAction"))) return false;
 return true;
-}
-function c68(v) {
+});
+const c68 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "FileEditorActionWithRisk": return c20(v);
@@ -1016,11 +1017,11 @@ case "TerminalAction": return c66(v);
 case "WorkflowAction": return c67(v);
 default: return false;
 }
-}
-function c69(v) {
+});
+const c69 = (function (v) {
 return c68(v);
-}
-function c70(v) {
+});
+const c70 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1034,8 +1035,8 @@ if (!(f3 !== undefined && (f3 === "completion" || f3 === "responses"))) return f
 const f4 = v["responses_item_id"];
 if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
 return true;
-}
-function c71(v) {
+});
+const c71 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["score"];
@@ -1045,8 +1046,8 @@ if (!((f1 !== undefined && (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["metadata"];
 if (!((f2 === undefined || (f2 === null || c10(f2))))) return false;
 return true;
-}
-function c72(v) {
+});
+const c72 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1084,27 +1085,27 @@ if (!((f15 === undefined || (f15 === null || (typeof f15 === "string"))))) retur
 const f16 = v["kind"];
 if (!(f16 !== undefined && (f16 === "ActionEvent"))) return false;
 return true;
-}
-function c73(v) {
+});
+const c73 = (function (v) {
 return c13(v);
-}
-function c74(v) {
+});
+const c74 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c73(e))) return false;
 }
 return true;
-}
-function c75(v) {
+});
+const c75 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c70(e))) return false;
 }
 return true;
-}
-function c76(v) {
+});
+const c76 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["role"];
@@ -1124,8 +1125,8 @@ if (!((f6 !== undefined && c17(f6)))) return false;
 const f7 = v["responses_reasoning_item"];
 if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
 return true;
-}
-function c77(v) {
+});
+const c77 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1151,8 +1152,8 @@ if (!((f9 === undefined || (f9 === null || c71(f9))))) return false;
 const f10 = v["kind"];
 if (!(f10 !== undefined && (f10 === "MessageEvent"))) return false;
 return true;
-}
-function c78(v) {
+});
+const c78 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1174,8 +1175,8 @@ if (!((f7 === undefined || (f7 === null || c7(f7))))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "AgentErrorEvent"))) return false;
 return true;
-}
-function c79(v) {
+});
+const c79 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1187,8 +1188,8 @@ if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "MCPToolObservation"))) return false;
 return true;
-}
-function c80(v) {
+});
+const c80 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1204,8 +1205,8 @@ if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return f
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "ClassifyAndSwitchLLMObservation"))) return false;
 return true;
-}
-function c81(v) {
+});
+const c81 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1215,8 +1216,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "FinishObservation"))) return false;
 return true;
-}
-function c82(v) {
+});
+const c82 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1228,8 +1229,8 @@ if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "InvokeSkillObservation"))) return false;
 return true;
-}
-function c83(v) {
+});
+const c83 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1245,8 +1246,8 @@ if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return f
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "SwitchLLMObservation"))) return false;
 return true;
-}
-function c84(v) {
+});
+const c84 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1256,8 +1257,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ThinkObservation"))) return false;
 return true;
-}
-function c85(v) {
+});
+const c85 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1279,8 +1280,8 @@ if (!((f7 === undefined || (f7 === null || (typeof f7 === "string"))))) return f
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "VisionInspectObservation"))) return false;
 return true;
-}
-function c86(v) {
+});
+const c86 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1290,8 +1291,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ClientToolObservation"))) return false;
 return true;
-}
-function c87(v) {
+});
+const c87 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1301,8 +1302,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "AskOracleObservation"))) return false;
 return true;
-}
-function c88(v) {
+});
+const c88 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1316,8 +1317,8 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return f
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "BrowserObservation"))) return false;
 return true;
-}
-function c89(v) {
+});
+const c89 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1341,8 +1342,8 @@ if (!((f8 === undefined || (f8 === null || (f8 === "worktree" || f8 === "shared"
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "StartChildConversationObservation"))) return false;
 return true;
-}
-function c90(v) {
+});
+const c90 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1354,8 +1355,8 @@ if (!(f2 !== undefined && (f2 === "spawn" || f2 === "delegate"))) return false;
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "DelegateObservation"))) return false;
 return true;
-}
-function c91(v) {
+});
+const c91 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1375,8 +1376,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return f
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "FileEditorObservation"))) return false;
 return true;
-}
-function c92(v) {
+});
+const c92 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1396,8 +1397,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return f
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "EditObservation"))) return false;
 return true;
-}
-function c93(v) {
+});
+const c93 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["name"];
@@ -1411,16 +1412,16 @@ if (!(f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3))))
 const f4 = v["modified_time"];
 if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 return true;
-}
-function c94(v) {
+});
+const c94 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c93(e))) return false;
 }
 return true;
-}
-function c95(v) {
+});
+const c95 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1438,11 +1439,11 @@ if (!((f5 !== undefined && typeof f5 === "boolean"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ListDirectoryObservation"))) return false;
 return true;
-}
-function c96(v) {
+});
+const c96 = (function (v) {
 return Array.isArray(v) && v.length === 2 && (v[0] !== undefined && (typeof v[0] === "number" && Number.isSafeInteger(v[0]))) && (v[1] !== undefined && (typeof v[1] === "number" && Number.isSafeInteger(v[1])));
-}
-function c97(v) {
+});
+const c97 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1462,8 +1463,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "number" && Number.isS
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "ReadFileObservation"))) return false;
 return true;
-}
-function c98(v) {
+});
+const c98 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1481,8 +1482,8 @@ if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return f
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WriteFileObservation"))) return false;
 return true;
-}
-function c99(v) {
+});
+const c99 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1500,8 +1501,8 @@ if (!((f5 !== undefined && typeof f5 === "boolean"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "GlobObservation"))) return false;
 return true;
-}
-function c100(v) {
+});
+const c100 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1521,8 +1522,8 @@ if (!((f6 !== undefined && typeof f6 === "boolean"))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "GrepObservation"))) return false;
 return true;
-}
-function c101(v) {
+});
+const c101 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1542,8 +1543,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return f
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorObservation"))) return false;
 return true;
-}
-function c102(v) {
+});
+const c102 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1559,8 +1560,8 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "TaskObservation"))) return false;
 return true;
-}
-function c103(v) {
+});
+const c103 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1574,8 +1575,8 @@ if (!((f3 !== undefined && c24(f3)))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskTrackerObservation"))) return false;
 return true;
-}
-function c104(v) {
+});
+const c104 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["exit_code"];
@@ -1595,8 +1596,8 @@ if (!((f6 !== undefined && (typeof f6 === "string")))) return false;
 const f7 = v["suffix"];
 if (!((f7 !== undefined && (typeof f7 === "string")))) return false;
 return true;
-}
-function c105(v) {
+});
+const c105 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1616,8 +1617,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return f
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "TerminalObservation"))) return false;
 return true;
-}
-function c106(v) {
+});
+const c106 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
@@ -1631,8 +1632,8 @@ if (!(f3 !== undefined && (f3 === "completed" || f3 === "error"))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "WorkflowObservation"))) return false;
 return true;
-}
-function c107(v) {
+});
+const c107 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "MCPToolObservation": return c79(v);
@@ -1661,11 +1662,11 @@ case "TerminalObservation": return c105(v);
 case "WorkflowObservation": return c106(v);
 default: return false;
 }
-}
-function c108(v) {
+});
+const c108 = (function (v) {
 return c107(v);
-}
-function c109(v) {
+});
+const c109 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1689,8 +1690,8 @@ if (!((f8 === undefined || c14(f8)))) return false;
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "ObservationEvent"))) return false;
 return true;
-}
-function c110(v) {
+});
+const c110 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1714,8 +1715,8 @@ if (!(f8 !== undefined && (typeof f8 === "string"))) return false;
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "UserRejectObservation"))) return false;
 return true;
-}
-function c111(v) {
+});
+const c111 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["title"];
@@ -1729,8 +1730,8 @@ if (!((f3 !== undefined && typeof f3 === "boolean"))) return false;
 const f4 = v["openWorldHint"];
 if (!((f4 !== undefined && typeof f4 === "boolean"))) return false;
 return true;
-}
-function c112(v) {
+});
+const c112 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["src"];
@@ -1740,16 +1741,16 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["sizes"];
 if (!((f2 === undefined || (f2 === null || c3(f2))))) return false;
 return true;
-}
-function c113(v) {
+});
+const c113 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c112(e))) return false;
 }
 return true;
-}
-function c114(v) {
+});
+const c114 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["title"];
@@ -1763,15 +1764,15 @@ if (!((f3 === undefined || (f3 === null || typeof f3 === "boolean")))) return fa
 const f4 = v["openWorldHint"];
 if (!((f4 === undefined || (f4 === null || typeof f4 === "boolean")))) return false;
 return true;
-}
-function c115(v) {
+});
+const c115 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["taskSupport"];
 if (!((f0 === undefined || (f0 === null || (f0 === "forbidden" || f0 === "optional" || f0 === "required"))))) return false;
 return true;
-}
-function c116(v) {
+});
+const c116 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["name"];
@@ -1793,8 +1794,8 @@ if (!((f7 === undefined || (f7 === null || c10(f7))))) return false;
 const f8 = v["execution"];
 if (!((f8 === undefined || (f8 === null || c115(f8))))) return false;
 return true;
-}
-function c117(v) {
+});
+const c117 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1814,8 +1815,8 @@ if (!(f6 !== undefined && c116(f6))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "MCPToolDefinition"))) return false;
 return true;
-}
-function c118(v) {
+});
+const c118 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1833,8 +1834,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ClassifyAndSwitchLLMTool"))) return false;
 return true;
-}
-function c119(v) {
+});
+const c119 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1852,8 +1853,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "FinishTool"))) return false;
 return true;
-}
-function c120(v) {
+});
+const c120 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1871,8 +1872,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "InvokeSkillTool"))) return false;
 return true;
-}
-function c121(v) {
+});
+const c121 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1890,8 +1891,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "SwitchLLMTool"))) return false;
 return true;
-}
-function c122(v) {
+});
+const c122 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1909,8 +1910,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ThinkTool"))) return false;
 return true;
-}
-function c123(v) {
+});
+const c123 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1928,8 +1929,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "VisionInspectTool"))) return false;
 return true;
-}
-function c124(v) {
+});
+const c124 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1951,8 +1952,8 @@ if (!(f7 !== undefined && c10(f7))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "ClientTool"))) return false;
 return true;
-}
-function c125(v) {
+});
+const c125 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1970,8 +1971,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "AskOracleTool"))) return false;
 return true;
-}
-function c126(v) {
+});
+const c126 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -1989,8 +1990,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserClickTool"))) return false;
 return true;
-}
-function c127(v) {
+});
+const c127 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2008,8 +2009,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserCloseTabTool"))) return false;
 return true;
-}
-function c128(v) {
+});
+const c128 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2027,8 +2028,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserGetContentTool"))) return false;
 return true;
-}
-function c129(v) {
+});
+const c129 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2046,8 +2047,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserGetStateTool"))) return false;
 return true;
-}
-function c130(v) {
+});
+const c130 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2065,8 +2066,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserGetStorageTool"))) return false;
 return true;
-}
-function c131(v) {
+});
+const c131 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2084,8 +2085,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserGoBackTool"))) return false;
 return true;
-}
-function c132(v) {
+});
+const c132 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2103,8 +2104,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserListTabsTool"))) return false;
 return true;
-}
-function c133(v) {
+});
+const c133 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2122,8 +2123,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserNavigateTool"))) return false;
 return true;
-}
-function c134(v) {
+});
+const c134 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2141,8 +2142,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserScrollTool"))) return false;
 return true;
-}
-function c135(v) {
+});
+const c135 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2160,8 +2161,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserSetStorageTool"))) return false;
 return true;
-}
-function c136(v) {
+});
+const c136 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2179,8 +2180,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserStartRecordingTool"))) return false;
 return true;
-}
-function c137(v) {
+});
+const c137 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2198,8 +2199,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserStopRecordingTool"))) return false;
 return true;
-}
-function c138(v) {
+});
+const c138 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2217,8 +2218,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserSwitchTabTool"))) return false;
 return true;
-}
-function c139(v) {
+});
+const c139 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2236,8 +2237,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserToolSet"))) return false;
 return true;
-}
-function c140(v) {
+});
+const c140 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2255,8 +2256,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "BrowserTypeTool"))) return false;
 return true;
-}
-function c141(v) {
+});
+const c141 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2274,8 +2275,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "StartChildConversationTool"))) return false;
 return true;
-}
-function c142(v) {
+});
+const c142 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2293,8 +2294,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "FileEditorTool"))) return false;
 return true;
-}
-function c143(v) {
+});
+const c143 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2312,8 +2313,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "EditTool"))) return false;
 return true;
-}
-function c144(v) {
+});
+const c144 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2331,8 +2332,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ListDirectoryTool"))) return false;
 return true;
-}
-function c145(v) {
+});
+const c145 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2350,8 +2351,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ReadFileTool"))) return false;
 return true;
-}
-function c146(v) {
+});
+const c146 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2369,8 +2370,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WriteFileTool"))) return false;
 return true;
-}
-function c147(v) {
+});
+const c147 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2388,8 +2389,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "GlobTool"))) return false;
 return true;
-}
-function c148(v) {
+});
+const c148 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2407,8 +2408,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "GrepTool"))) return false;
 return true;
-}
-function c149(v) {
+});
+const c149 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2426,8 +2427,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "PlanningFileEditorTool"))) return false;
 return true;
-}
-function c150(v) {
+});
+const c150 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2445,8 +2446,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TaskTool"))) return false;
 return true;
-}
-function c151(v) {
+});
+const c151 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2464,8 +2465,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TaskToolSet"))) return false;
 return true;
-}
-function c152(v) {
+});
+const c152 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2483,8 +2484,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TaskTrackerTool"))) return false;
 return true;
-}
-function c153(v) {
+});
+const c153 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2502,8 +2503,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TerminalTool"))) return false;
 return true;
-}
-function c154(v) {
+});
+const c154 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2521,8 +2522,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WorkflowTool"))) return false;
 return true;
-}
-function c155(v) {
+});
+const c155 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -2540,8 +2541,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WorkflowToolSet"))) return false;
 return true;
-}
-function c156(v) {
+});
+const c156 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "MCPToolDefinition": return c117(v);
@@ -2585,19 +2586,19 @@ case "WorkflowTool": return c154(v);
 case "WorkflowToolSet": return c155(v);
 default: return false;
 }
-}
-function c157(v) {
+});
+const c157 = (function (v) {
 return c156(v);
-}
-function c158(v) {
+});
+const c158 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c157(e))) return false;
 }
 return true;
-}
-function c159(v) {
+});
+const c159 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2617,8 +2618,8 @@ if (!((f6 === undefined || (f6 === null || c13(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "SystemPromptEvent"))) return false;
 return true;
-}
-function c160(v) {
+});
+const c160 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -2626,8 +2627,8 @@ const e = v[k];
 if (!(e !== undefined && S4.has(e))) return false;
 }
 return true;
-}
-function c161(v) {
+});
+const c161 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -2635,8 +2636,8 @@ const e = v[k];
 if (!(e !== undefined && c10(e))) return false;
 }
 return true;
-}
-function c162(v) {
+});
+const c162 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2658,8 +2659,8 @@ if (!((f7 === undefined || c161(f7)))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "SecurityAnalysisEvent"))) return false;
 return true;
-}
-function c163(v) {
+});
+const c163 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2677,8 +2678,8 @@ if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return f
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "StreamingDeltaEvent"))) return false;
 return true;
-}
-function c164(v) {
+});
+const c164 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2696,8 +2697,8 @@ if (!(f5 !== undefined && c19(f5))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TokenEvent"))) return false;
 return true;
-}
-function c165(v) {
+});
+const c165 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2711,8 +2712,8 @@ if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "InterruptEvent"))) return false;
 return true;
-}
-function c166(v) {
+});
+const c166 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2726,8 +2727,8 @@ if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "PauseEvent"))) return false;
 return true;
-}
-function c167(v) {
+});
+const c167 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "ServerErrorEvent": return c0(v);
@@ -2752,8 +2753,8 @@ case "InterruptEvent": return c165(v);
 case "PauseEvent": return c166(v);
 default: return false;
 }
-}
-function c168(v) {
+});
+const c168 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S6.has(k)) return false;
 const f0 = v["id"];
@@ -2771,8 +2772,8 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ServerErrorEvent"))) return false;
 return true;
-}
-function c169(v) {
+});
+const c169 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S7.has(k)) return false;
 const f0 = v["id"];
@@ -2798,8 +2799,8 @@ if (!((f11 !== undefined && typeof f11 === "boolean"))) return false;
 const f12 = v["kind"];
 if (!(f12 !== undefined && (f12 === "ACPToolCallEvent"))) return false;
 return true;
-}
-function c170(v) {
+});
+const c170 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S8.has(k)) return false;
 const f0 = v["id"];
@@ -2821,8 +2822,8 @@ if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "Condensation"))) return false;
 return true;
-}
-function c171(v) {
+});
+const c171 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S9.has(k)) return false;
 const f0 = v["id"];
@@ -2836,8 +2837,8 @@ if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "CondensationRequest"))) return false;
 return true;
-}
-function c172(v) {
+});
+const c172 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S10.has(k)) return false;
 const f0 = v["id"];
@@ -2853,8 +2854,8 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "CondensationSummaryEvent"))) return false;
 return true;
-}
-function c173(v) {
+});
+const c173 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S12.has(k)) return false;
 const f0 = v["kind"];
@@ -2866,8 +2867,8 @@ if (!((f2 !== undefined && (f2 === "none" || f2 === "retry" || f2 === "settings"
 const f3 = v["error_id"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
 return true;
-}
-function c174(v) {
+});
+const c174 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S11.has(k)) return false;
 const f0 = v["id"];
@@ -2887,8 +2888,8 @@ if (!((f6 === undefined || (f6 === null || c173(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "ConversationErrorEvent"))) return false;
 return true;
-}
-function c175(v) {
+});
+const c175 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S13.has(k)) return false;
 const f0 = v["id"];
@@ -2904,8 +2905,8 @@ if (!((f4 === undefined || (typeof f4 === "string")))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ConversationStateUpdateEvent"))) return false;
 return true;
-}
-function c176(v) {
+});
+const c176 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S14.has(k)) return false;
 const f0 = v["id"];
@@ -2947,8 +2948,8 @@ if (!((f17 === undefined || (f17 === null || c10(f17))))) return false;
 const f18 = v["kind"];
 if (!(f18 !== undefined && (f18 === "HookExecutionEvent"))) return false;
 return true;
-}
-function c177(v) {
+});
+const c177 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S15.has(k)) return false;
 const f0 = v["id"];
@@ -2970,8 +2971,8 @@ if (!((f7 !== undefined && (typeof f7 === "string")))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "LLMCompletionLogEvent"))) return false;
 return true;
-}
-function c178(v) {
+});
+const c178 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S17.has(k)) return false;
 const f0 = v["cache_prompt"];
@@ -2981,16 +2982,16 @@ if (!((f1 !== undefined && (f1 === "text")))) return false;
 const f2 = v["text"];
 if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 return true;
-}
-function c179(v) {
+});
+const c179 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c178(e))) return false;
 }
 return true;
-}
-function c180(v) {
+});
+const c180 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S18.has(k)) return false;
 const f0 = v["command"];
@@ -3012,8 +3013,8 @@ if (!((f7 !== undefined && S4.has(f7)))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "FileEditorActionWithRisk"))) return false;
 return true;
-}
-function c181(v) {
+});
+const c181 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S19.has(k)) return false;
 const f0 = v["command"];
@@ -3037,8 +3038,8 @@ if (!((f8 === undefined || (f8 === null || (typeof f8 === "string"))))) return f
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "FileEditorActionWithRiskWithSummary"))) return false;
 return true;
-}
-function c182(v) {
+});
+const c182 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S20.has(k)) return false;
 const f0 = v["message"];
@@ -3048,8 +3049,8 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "FinishActionWithSummary"))) return false;
 return true;
-}
-function c183(v) {
+});
+const c183 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S21.has(k)) return false;
 const f0 = v["command"];
@@ -3061,8 +3062,8 @@ if (!((f2 !== undefined && S4.has(f2)))) return false;
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "TaskTrackerActionWithRisk"))) return false;
 return true;
-}
-function c184(v) {
+});
+const c184 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S22.has(k)) return false;
 const f0 = v["command"];
@@ -3076,8 +3077,8 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return f
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskTrackerActionWithRiskWithSummary"))) return false;
 return true;
-}
-function c185(v) {
+});
+const c185 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S23.has(k)) return false;
 const f0 = v["command"];
@@ -3093,8 +3094,8 @@ if (!((f4 !== undefined && S4.has(f4)))) return false;
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "TerminalActionWithRisk"))) return false;
 return true;
-}
-function c186(v) {
+});
+const c186 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S24.has(k)) return false;
 const f0 = v["command"];
@@ -3112,8 +3113,8 @@ if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return f
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TerminalActionWithRiskWithSummary"))) return false;
 return true;
-}
-function c187(v) {
+});
+const c187 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S25.has(k)) return false;
 const f0 = v["thought"];
@@ -3123,8 +3124,8 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ThinkActionWithSummary"))) return false;
 return true;
-}
-function c188(v) {
+});
+const c188 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S26.has(k)) return false;
 const f0 = v["data"];
@@ -3132,15 +3133,15 @@ if (!((f0 !== undefined && c10(f0)))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "MCPToolAction"))) return false;
 return true;
-}
-function c189(v) {
+});
+const c189 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "ClassifyAndSwitchLLMAction"))) return false;
 return true;
-}
-function c190(v) {
+});
+const c190 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S28.has(k)) return false;
 const f0 = v["message"];
@@ -3148,8 +3149,8 @@ if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "FinishAction"))) return false;
 return true;
-}
-function c191(v) {
+});
+const c191 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S29.has(k)) return false;
 const f0 = v["name"];
@@ -3157,8 +3158,8 @@ if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "InvokeSkillAction"))) return false;
 return true;
-}
-function c192(v) {
+});
+const c192 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S30.has(k)) return false;
 const f0 = v["profile_name"];
@@ -3168,8 +3169,8 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "SwitchLLMAction"))) return false;
 return true;
-}
-function c193(v) {
+});
+const c193 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S31.has(k)) return false;
 const f0 = v["thought"];
@@ -3177,8 +3178,8 @@ if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "ThinkAction"))) return false;
 return true;
-}
-function c194(v) {
+});
+const c194 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S32.has(k)) return false;
 const f0 = v["image_index"];
@@ -3190,8 +3191,8 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return f
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "VisionInspectAction"))) return false;
 return true;
-}
-function c195(v) {
+});
+const c195 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S33.has(k)) return false;
 const f0 = v["question"];
@@ -3201,15 +3202,15 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "AskOracleAction"))) return false;
 return true;
-}
-function c196(v) {
+});
+const c196 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserAction"))) return false;
 return true;
-}
-function c197(v) {
+});
+const c197 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S34.has(k)) return false;
 const f0 = v["index"];
@@ -3219,8 +3220,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserClickAction"))) return false;
 return true;
-}
-function c198(v) {
+});
+const c198 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S35.has(k)) return false;
 const f0 = v["tab_id"];
@@ -3228,8 +3229,8 @@ if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return f
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserCloseTabAction"))) return false;
 return true;
-}
-function c199(v) {
+});
+const c199 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S36.has(k)) return false;
 const f0 = v["extract_links"];
@@ -3239,8 +3240,8 @@ if (!((f1 !== undefined && (typeof f1 === "number" && Number.isSafeInteger(f1) &
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserGetContentAction"))) return false;
 return true;
-}
-function c200(v) {
+});
+const c200 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S37.has(k)) return false;
 const f0 = v["include_screenshot"];
@@ -3248,29 +3249,29 @@ if (!((f0 !== undefined && typeof f0 === "boolean"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserGetStateAction"))) return false;
 return true;
-}
-function c201(v) {
+});
+const c201 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserGetStorageAction"))) return false;
 return true;
-}
-function c202(v) {
+});
+const c202 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserGoBackAction"))) return false;
 return true;
-}
-function c203(v) {
+});
+const c203 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserListTabsAction"))) return false;
 return true;
-}
-function c204(v) {
+});
+const c204 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S38.has(k)) return false;
 const f0 = v["url"];
@@ -3280,8 +3281,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserNavigateAction"))) return false;
 return true;
-}
-function c205(v) {
+});
+const c205 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S39.has(k)) return false;
 const f0 = v["direction"];
@@ -3289,8 +3290,8 @@ if (!((f0 !== undefined && (f0 === "up" || f0 === "down")))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserScrollAction"))) return false;
 return true;
-}
-function c206(v) {
+});
+const c206 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S40.has(k)) return false;
 const f0 = v["storage_state"];
@@ -3298,22 +3299,22 @@ if (!(f0 !== undefined && c10(f0))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserSetStorageAction"))) return false;
 return true;
-}
-function c207(v) {
+});
+const c207 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserStartRecordingAction"))) return false;
 return true;
-}
-function c208(v) {
+});
+const c208 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserStopRecordingAction"))) return false;
 return true;
-}
-function c209(v) {
+});
+const c209 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S35.has(k)) return false;
 const f0 = v["tab_id"];
@@ -3321,8 +3322,8 @@ if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return f
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserSwitchTabAction"))) return false;
 return true;
-}
-function c210(v) {
+});
+const c210 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S41.has(k)) return false;
 const f0 = v["index"];
@@ -3332,8 +3333,8 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserTypeAction"))) return false;
 return true;
-}
-function c211(v) {
+});
+const c211 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S42.has(k)) return false;
 const f0 = v["task"];
@@ -3345,8 +3346,8 @@ if (!((f2 !== undefined && (f2 === "worktree" || f2 === "shared")))) return fals
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "StartChildConversationAction"))) return false;
 return true;
-}
-function c212(v) {
+});
+const c212 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S43.has(k)) return false;
 const f0 = v["command"];
@@ -3360,8 +3361,8 @@ if (!((f3 === undefined || (f3 === null || c54(f3))))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "DelegateAction"))) return false;
 return true;
-}
-function c213(v) {
+});
+const c213 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S44.has(k)) return false;
 const f0 = v["command"];
@@ -3381,8 +3382,8 @@ if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "FileEditorAction"))) return false;
 return true;
-}
-function c214(v) {
+});
+const c214 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S45.has(k)) return false;
 const f0 = v["file_path"];
@@ -3396,8 +3397,8 @@ if (!((f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3) &
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "EditAction"))) return false;
 return true;
-}
-function c215(v) {
+});
+const c215 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S46.has(k)) return false;
 const f0 = v["dir_path"];
@@ -3407,8 +3408,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ListDirectoryAction"))) return false;
 return true;
-}
-function c216(v) {
+});
+const c216 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S47.has(k)) return false;
 const f0 = v["file_path"];
@@ -3420,8 +3421,8 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isS
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "ReadFileAction"))) return false;
 return true;
-}
-function c217(v) {
+});
+const c217 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S48.has(k)) return false;
 const f0 = v["file_path"];
@@ -3431,8 +3432,8 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "WriteFileAction"))) return false;
 return true;
-}
-function c218(v) {
+});
+const c218 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S49.has(k)) return false;
 const f0 = v["pattern"];
@@ -3442,8 +3443,8 @@ if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return f
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "GlobAction"))) return false;
 return true;
-}
-function c219(v) {
+});
+const c219 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S50.has(k)) return false;
 const f0 = v["pattern"];
@@ -3455,8 +3456,8 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return f
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "GrepAction"))) return false;
 return true;
-}
-function c220(v) {
+});
+const c220 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S44.has(k)) return false;
 const f0 = v["command"];
@@ -3476,8 +3477,8 @@ if (!((f6 === undefined || (f6 === null || c19(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorAction"))) return false;
 return true;
-}
-function c221(v) {
+});
+const c221 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S51.has(k)) return false;
 const f0 = v["description"];
@@ -3491,8 +3492,8 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return f
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskAction"))) return false;
 return true;
-}
-function c222(v) {
+});
+const c222 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S52.has(k)) return false;
 const f0 = v["command"];
@@ -3502,8 +3503,8 @@ if (!((f1 !== undefined && c24(f1)))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "TaskTrackerAction"))) return false;
 return true;
-}
-function c223(v) {
+});
+const c223 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S53.has(k)) return false;
 const f0 = v["command"];
@@ -3517,8 +3518,8 @@ if (!((f3 !== undefined && typeof f3 === "boolean"))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TerminalAction"))) return false;
 return true;
-}
-function c224(v) {
+});
+const c224 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S54.has(k)) return false;
 const f0 = v["name"];
@@ -3530,8 +3531,8 @@ if (!((f2 !== undefined && (typeof f2 === "number" && Number.isSafeInteger(f2) &
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "WorkflowAction"))) return false;
 return true;
-}
-function c225(v) {
+});
+const c225 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "FileEditorActionWithRisk": return c180(v);
@@ -3581,8 +3582,8 @@ case "TerminalAction": return c223(v);
 case "WorkflowAction": return c224(v);
 default: return false;
 }
-}
-function c226(v) {
+});
+const c226 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["score"];
@@ -3592,8 +3593,8 @@ if (!(f1 !== undefined && (f1 === null || (typeof f1 === "string")))) return fal
 const f2 = v["metadata"];
 if (!((f2 === undefined || (f2 === null || c10(f2))))) return false;
 return true;
-}
-function c227(v) {
+});
+const c227 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S16.has(k)) return false;
 const f0 = v["id"];
@@ -3631,19 +3632,19 @@ if (!((f15 === undefined || (f15 === null || (typeof f15 === "string"))))) retur
 const f16 = v["kind"];
 if (!(f16 !== undefined && (f16 === "ActionEvent"))) return false;
 return true;
-}
-function c228(v) {
+});
+const c228 = (function (v) {
 return c178(v);
-}
-function c229(v) {
+});
+const c229 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c228(e))) return false;
 }
 return true;
-}
-function c230(v) {
+});
+const c230 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["role"];
@@ -3663,8 +3664,8 @@ if (!((f6 !== undefined && c17(f6)))) return false;
 const f7 = v["responses_reasoning_item"];
 if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
 return true;
-}
-function c231(v) {
+});
+const c231 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S55.has(k)) return false;
 const f0 = v["id"];
@@ -3690,8 +3691,8 @@ if (!((f9 === undefined || (f9 === null || c226(f9))))) return false;
 const f10 = v["kind"];
 if (!(f10 !== undefined && (f10 === "MessageEvent"))) return false;
 return true;
-}
-function c232(v) {
+});
+const c232 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S56.has(k)) return false;
 const f0 = v["id"];
@@ -3713,8 +3714,8 @@ if (!((f7 === undefined || (f7 === null || c173(f7))))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "AgentErrorEvent"))) return false;
 return true;
-}
-function c233(v) {
+});
+const c233 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S58.has(k)) return false;
 const f0 = v["content"];
@@ -3726,8 +3727,8 @@ if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "MCPToolObservation"))) return false;
 return true;
-}
-function c234(v) {
+});
+const c234 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S59.has(k)) return false;
 const f0 = v["content"];
@@ -3743,8 +3744,8 @@ if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return f
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "ClassifyAndSwitchLLMObservation"))) return false;
 return true;
-}
-function c235(v) {
+});
+const c235 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S60.has(k)) return false;
 const f0 = v["content"];
@@ -3754,8 +3755,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "FinishObservation"))) return false;
 return true;
-}
-function c236(v) {
+});
+const c236 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S61.has(k)) return false;
 const f0 = v["content"];
@@ -3767,8 +3768,8 @@ if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "InvokeSkillObservation"))) return false;
 return true;
-}
-function c237(v) {
+});
+const c237 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S62.has(k)) return false;
 const f0 = v["content"];
@@ -3784,8 +3785,8 @@ if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return f
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "SwitchLLMObservation"))) return false;
 return true;
-}
-function c238(v) {
+});
+const c238 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S60.has(k)) return false;
 const f0 = v["content"];
@@ -3795,8 +3796,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ThinkObservation"))) return false;
 return true;
-}
-function c239(v) {
+});
+const c239 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S63.has(k)) return false;
 const f0 = v["content"];
@@ -3818,8 +3819,8 @@ if (!((f7 === undefined || (f7 === null || (typeof f7 === "string"))))) return f
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "VisionInspectObservation"))) return false;
 return true;
-}
-function c240(v) {
+});
+const c240 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S60.has(k)) return false;
 const f0 = v["content"];
@@ -3829,8 +3830,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ClientToolObservation"))) return false;
 return true;
-}
-function c241(v) {
+});
+const c241 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S60.has(k)) return false;
 const f0 = v["content"];
@@ -3840,8 +3841,8 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "AskOracleObservation"))) return false;
 return true;
-}
-function c242(v) {
+});
+const c242 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S64.has(k)) return false;
 const f0 = v["content"];
@@ -3855,8 +3856,8 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return f
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "BrowserObservation"))) return false;
 return true;
-}
-function c243(v) {
+});
+const c243 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S65.has(k)) return false;
 const f0 = v["content"];
@@ -3880,8 +3881,8 @@ if (!((f8 === undefined || (f8 === null || (f8 === "worktree" || f8 === "shared"
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "StartChildConversationObservation"))) return false;
 return true;
-}
-function c244(v) {
+});
+const c244 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S66.has(k)) return false;
 const f0 = v["content"];
@@ -3893,8 +3894,8 @@ if (!(f2 !== undefined && (f2 === "spawn" || f2 === "delegate"))) return false;
 const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "DelegateObservation"))) return false;
 return true;
-}
-function c245(v) {
+});
+const c245 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S67.has(k)) return false;
 const f0 = v["content"];
@@ -3914,8 +3915,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return f
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "FileEditorObservation"))) return false;
 return true;
-}
-function c246(v) {
+});
+const c246 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S68.has(k)) return false;
 const f0 = v["content"];
@@ -3935,8 +3936,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return f
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "EditObservation"))) return false;
 return true;
-}
-function c247(v) {
+});
+const c247 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S69.has(k)) return false;
 const f0 = v["content"];
@@ -3954,8 +3955,8 @@ if (!((f5 !== undefined && typeof f5 === "boolean"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ListDirectoryObservation"))) return false;
 return true;
-}
-function c248(v) {
+});
+const c248 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S70.has(k)) return false;
 const f0 = v["content"];
@@ -3975,8 +3976,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "number" && Number.isS
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "ReadFileObservation"))) return false;
 return true;
-}
-function c249(v) {
+});
+const c249 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S71.has(k)) return false;
 const f0 = v["content"];
@@ -3994,8 +3995,8 @@ if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return f
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WriteFileObservation"))) return false;
 return true;
-}
-function c250(v) {
+});
+const c250 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S72.has(k)) return false;
 const f0 = v["content"];
@@ -4013,8 +4014,8 @@ if (!((f5 !== undefined && typeof f5 === "boolean"))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "GlobObservation"))) return false;
 return true;
-}
-function c251(v) {
+});
+const c251 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S73.has(k)) return false;
 const f0 = v["content"];
@@ -4034,8 +4035,8 @@ if (!((f6 !== undefined && typeof f6 === "boolean"))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "GrepObservation"))) return false;
 return true;
-}
-function c252(v) {
+});
+const c252 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S67.has(k)) return false;
 const f0 = v["content"];
@@ -4055,8 +4056,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return f
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorObservation"))) return false;
 return true;
-}
-function c253(v) {
+});
+const c253 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S74.has(k)) return false;
 const f0 = v["content"];
@@ -4072,8 +4073,8 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "TaskObservation"))) return false;
 return true;
-}
-function c254(v) {
+});
+const c254 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S75.has(k)) return false;
 const f0 = v["content"];
@@ -4087,8 +4088,8 @@ if (!((f3 !== undefined && c24(f3)))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskTrackerObservation"))) return false;
 return true;
-}
-function c255(v) {
+});
+const c255 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S76.has(k)) return false;
 const f0 = v["content"];
@@ -4108,8 +4109,8 @@ if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return f
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "TerminalObservation"))) return false;
 return true;
-}
-function c256(v) {
+});
+const c256 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S77.has(k)) return false;
 const f0 = v["content"];
@@ -4123,8 +4124,8 @@ if (!(f3 !== undefined && (f3 === "completed" || f3 === "error"))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "WorkflowObservation"))) return false;
 return true;
-}
-function c257(v) {
+});
+const c257 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "MCPToolObservation": return c233(v);
@@ -4153,8 +4154,8 @@ case "TerminalObservation": return c255(v);
 case "WorkflowObservation": return c256(v);
 default: return false;
 }
-}
-function c258(v) {
+});
+const c258 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S57.has(k)) return false;
 const f0 = v["id"];
@@ -4178,8 +4179,8 @@ if (!((f8 === undefined || c179(f8)))) return false;
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "ObservationEvent"))) return false;
 return true;
-}
-function c259(v) {
+});
+const c259 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S78.has(k)) return false;
 const f0 = v["id"];
@@ -4203,16 +4204,16 @@ if (!(f8 !== undefined && (typeof f8 === "string"))) return false;
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "UserRejectObservation"))) return false;
 return true;
-}
-function c260(v) {
+});
+const c260 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c156(e))) return false;
 }
 return true;
-}
-function c261(v) {
+});
+const c261 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S79.has(k)) return false;
 const f0 = v["id"];
@@ -4232,8 +4233,8 @@ if (!((f6 === undefined || (f6 === null || c178(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "SystemPromptEvent"))) return false;
 return true;
-}
-function c262(v) {
+});
+const c262 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S80.has(k)) return false;
 const f0 = v["id"];
@@ -4255,8 +4256,8 @@ if (!((f7 === undefined || c161(f7)))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "SecurityAnalysisEvent"))) return false;
 return true;
-}
-function c263(v) {
+});
+const c263 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S81.has(k)) return false;
 const f0 = v["id"];
@@ -4274,8 +4275,8 @@ if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return f
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "StreamingDeltaEvent"))) return false;
 return true;
-}
-function c264(v) {
+});
+const c264 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S82.has(k)) return false;
 const f0 = v["id"];
@@ -4293,8 +4294,8 @@ if (!(f5 !== undefined && c19(f5))) return false;
 const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TokenEvent"))) return false;
 return true;
-}
-function c265(v) {
+});
+const c265 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S9.has(k)) return false;
 const f0 = v["id"];
@@ -4308,8 +4309,8 @@ if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "InterruptEvent"))) return false;
 return true;
-}
-function c266(v) {
+});
+const c266 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S9.has(k)) return false;
 const f0 = v["id"];
@@ -4323,8 +4324,8 @@ if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "PauseEvent"))) return false;
 return true;
-}
-function c267(v) {
+});
+const c267 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "ServerErrorEvent": return c168(v);
@@ -4349,15 +4350,15 @@ case "InterruptEvent": return c265(v);
 case "PauseEvent": return c266(v);
 default: return false;
 }
-}
-function c268(v) {
+});
+const c268 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 return true;
-}
-function c269(v) {
+});
+const c269 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model"];
@@ -4379,8 +4380,8 @@ if (!((f7 !== undefined && (typeof f7 === "number" && Number.isSafeInteger(f7) &
 const f8 = v["response_id"];
 if (!((f8 !== undefined && (typeof f8 === "string")))) return false;
 return true;
-}
-function c270(v) {
+});
+const c270 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model"];
@@ -4390,16 +4391,16 @@ if (!(f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 >
 const f2 = v["timestamp"];
 if (!((f2 === undefined || (typeof f2 === "number" && Number.isFinite(f2))))) return false;
 return true;
-}
-function c271(v) {
+});
+const c271 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c270(e))) return false;
 }
 return true;
-}
-function c272(v) {
+});
+const c272 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model"];
@@ -4409,24 +4410,24 @@ if (!(f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 >
 const f2 = v["response_id"];
 if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 return true;
-}
-function c273(v) {
+});
+const c273 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c272(e))) return false;
 }
 return true;
-}
-function c274(v) {
+});
+const c274 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
 if (!(e !== undefined && c269(e))) return false;
 }
 return true;
-}
-function c275(v) {
+});
+const c275 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model_name"];
@@ -4444,8 +4445,8 @@ if (!((f5 === undefined || c273(f5)))) return false;
 const f6 = v["token_usages"];
 if (!((f6 === undefined || c274(f6)))) return false;
 return true;
-}
-function c276(v) {
+});
+const c276 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -4453,15 +4454,15 @@ const e = v[k];
 if (!(e !== undefined && c275(e))) return false;
 }
 return true;
-}
-function c277(v) {
+});
+const c277 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["usage_to_metrics"];
 if (!((f0 !== undefined && c276(f0)))) return false;
 return true;
-}
-function c278(v) {
+});
+const c278 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -4469,15 +4470,15 @@ const e = v[k];
 if (!(e !== undefined && c268(e))) return false;
 }
 return true;
-}
-function c279(v) {
+});
+const c279 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["secret_sources"];
 if (!((f0 !== undefined && c278(f0)))) return false;
 return true;
-}
-function c280(v) {
+});
+const c280 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -4513,7 +4514,7 @@ if (!((f14 === undefined || c279(f14)))) return false;
 const f15 = v["agent_state"];
 if (!((f15 !== undefined && c10(f15)))) return false;
 return true;
-}
+});
 
 /** The predicate of each schema parse.ts checks. */
 export const identityChecks: Readonly<Record<string, (value: unknown) => boolean>> = {

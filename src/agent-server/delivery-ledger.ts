@@ -1,3 +1,5 @@
+import { PairBlocks } from './pair-blocks.js';
+
 /**
  * Where a subscription is in the conversation: the newest timestamp delivered and the ids delivered at
  * exactly that timestamp. `subscribe(id, { after: position })` continues from it (the server resends from
@@ -17,7 +19,7 @@ interface Mark {
 
 /** Milliseconds a timestamp may lie ahead of this machine's clock and still count as a position. */
 const FUTURE_TOLERANCE = 24 * 3600_000;
-/** Slots of a new ledger's ring (it doubles up to the window as events are delivered). */
+/** Slots of the id ring when it is first needed (it doubles up to the window as events are delivered). */
 const INITIAL_CAPACITY = 32;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 
@@ -80,20 +82,23 @@ function isDigit(code: number): boolean {
  * The floor is the caller's `after`: events of a catch-up (REST read, frames held back before live) older
  * than it are not wanted. Live events are never held against it.
  *
- * Memory: the window's ring starts small and doubles as events are delivered, up to `window` slots, so an
+ * Memory: the window's ring starts small and grows as events are delivered, up to `window` slots, so an
  * idle subscription holds a few hundred bytes instead of the whole window (10 000 slots by default).
  *
  * Cost: events of `/sockets/session` come with a `seq`, and the subscription drops a `seq` already delivered
- * before asking (`admitSequenced`). While every delivery came that way the ids are only written to the ring;
- * the id index (a Set, the costly part: hashing each fresh id) is built from the ring the first time anything
- * else asks (a REST catch-up, `/sockets/events` frames), and kept from then on.
+ * before asking (`admitSequenced`). While every delivery came that way the ids are only written down, 64 to a
+ * string (`PairBlocks`, which keeps V8's young generation small); the id ring and index (a Set, the costly part:
+ * hashing each fresh id) are built from them the first time anything else asks (a REST catch-up,
+ * `/sockets/events` frames), and kept from then on.
  */
 export class DeliveryLedger {
   readonly #window: number;
+  /** The remembered ids and timestamps until the id index is built (then `#ring` and `#times`). */
+  #blocks: PairBlocks | undefined;
   /** The remembered ids, oldest overwritten first once the ring has `#window` slots. */
-  #ring: (string | undefined)[];
+  #ring: (string | undefined)[] = [];
   /** The position timestamp of each id in `#ring` (same slot), for `catchUpSince`. */
-  #times: (string | undefined)[];
+  #times: (string | undefined)[] = [];
   /** The ids of `#ring`, for lookups; built on the first lookup (see the class comment). */
   #index: Set<string> | undefined;
   #next = 0;
@@ -108,20 +113,17 @@ export class DeliveryLedger {
 
   constructor(window: number) {
     this.#window = window;
-    const capacity = Math.min(window, INITIAL_CAPACITY);
-    this.#ring = new Array<string | undefined>(capacity).fill(undefined);
-    this.#times = new Array<string | undefined>(capacity).fill(undefined);
+    this.#blocks = new PairBlocks(window);
   }
 
   /** Slots the ring has now (grows with deliveries, never beyond the window). */
   get capacity(): number {
-    return this.#ring.length;
+    return this.#blocks === undefined ? this.#ring.length : this.#blocks.capacity;
   }
 
   /** True once any event was recorded. */
   get delivered(): boolean {
-    // The first slot is written first and only ever overwritten by another id.
-    return this.#ring[0] !== undefined || this.#markTimestamp !== undefined;
+    return this.#next > 0 || this.#markTimestamp !== undefined;
   }
 
   /** The caller's start point for catch-up events (`undefined`: everything is wanted). */
@@ -168,6 +170,7 @@ export class DeliveryLedger {
   /** The id index, built from the ring on first use. */
   #lookup(): Set<string> {
     if (this.#index === undefined) {
+      this.#unblock();
       const index = new Set<string>();
       for (const id of this.#ring) if (id !== undefined) index.add(id);
       this.#index = index;
@@ -179,6 +182,14 @@ export class DeliveryLedger {
   record(id: string | undefined, timestamp: string | undefined): void {
     if (id === undefined) {
       this.#markPosition(undefined, timestamp);
+      return;
+    }
+    const blocks = this.#blocks;
+    if (blocks !== undefined) {
+      const slot = this.#next === this.#window ? 0 : this.#next;
+      blocks.set(slot, id, timestamp);
+      this.#next = slot + 1;
+      this.#markPosition(id, timestamp);
       return;
     }
     let next = this.#next;
@@ -197,6 +208,19 @@ export class DeliveryLedger {
     this.#times[next] = timestamp;
     this.#next = next + 1;
     this.#markPosition(id, timestamp);
+  }
+
+  /** From `#blocks` to `#ring` and `#times` (same slots), for lookups. */
+  #unblock(): void {
+    if (this.#blocks === undefined) return;
+    const { ids, times } = this.#blocks.read();
+    this.#blocks = undefined;
+    while (ids.length < Math.min(this.#window, INITIAL_CAPACITY)) {
+      ids.push(undefined);
+      times.push(undefined);
+    }
+    this.#ring = ids;
+    this.#times = times;
   }
 
   /** Doubles the ring (up to the window); the slots in use keep their place. */
@@ -235,7 +259,7 @@ export class DeliveryLedger {
   catchUpSince(): string | undefined {
     if (this.#sinceAnomaly >= this.#window) return this.#markTimestamp;
     let oldest: string | undefined;
-    for (const time of this.#times)
+    for (const time of this.#blocks === undefined ? this.#times : this.#blocks.read().times)
       if (time !== undefined && (oldest === undefined || time < oldest)) oldest = time;
     return oldest;
   }

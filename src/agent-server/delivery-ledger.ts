@@ -86,10 +86,10 @@ function isDigit(code: number): boolean {
  * idle subscription holds a few hundred bytes instead of the whole window (10 000 slots by default).
  *
  * Cost: events of `/sockets/session` come with a `seq`, and the subscription drops a `seq` already delivered
- * before asking (`admitSequenced`). While every delivery came that way the ids are only written down, 64 to a
- * string (`PairBlocks`, which keeps V8's young generation small); the id ring and index (a Set, the costly part:
- * hashing each fresh id) are built from them the first time anything else asks (a REST catch-up,
- * `/sockets/events` frames), and kept from then on.
+ * before asking (`admitSequenced`). While every delivery came that way the ids and timestamps are only copied
+ * into typed arrays (`PairBlocks`: as strings they made V8 grow its young generation over a long stream); the
+ * id ring and index (a Set, the costly part: hashing each fresh id) are built from them the first time anything
+ * else asks (a REST catch-up, `/sockets/events` frames), and kept from then on.
  */
 export class DeliveryLedger {
   readonly #window: number;

@@ -57,8 +57,7 @@ if (cold) {
 }
 
 const ROUNDS = option('rounds', 15);
-// Both clients get the same warm-up runs: the steady-state figure (8 runs of 5,000 events: the subscriber's
-// code, predicates included, is optimised well before that).
+// Both clients get the same warm-up runs before the measured rounds: the steady-state figure.
 const WARMUP = option('warmup', 8);
 const EVENTS = option('events', 5000);
 const COLD_ROUNDS = option('cold-rounds', 5);

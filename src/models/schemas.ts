@@ -14,7 +14,7 @@ export type { EventSchemas } from './mode-schemas.js';
 // them, loads it; the parsers build them on first use (mode-schemas.ts).
 const s = eventSchemas('strict');
 
-// ---- Schemas (strict: exactly the published shapes; see `lenientSchemas` for the lenient ones) ----
+// ---- Schemas (strict: exactly the published shapes; `eventSchemas('lenient')` has the lenient ones) ----
 // Typed by what they parse (`z.ZodMiniType<Output>`), not by their zod structure, so that the declarations of
 // `agent-platform-sdk/models` stay small (docs/performance.md, "Type-checking"). The objects are the schemas
 // themselves: `.safeParse`, `z.array(EventSchema)` and the like work as before.

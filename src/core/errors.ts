@@ -170,6 +170,32 @@ export class RateLimitError extends APIError {
 }
 brand(RateLimitError, 'RateLimitError');
 
+/** Why a redirect was not followed (docs/errors-and-retries.md, "Redirects"). */
+export type RedirectRefusal =
+  | 'cross-origin'
+  | 'downgrade'
+  | 'method-change'
+  | 'too-many'
+  | 'invalid-location'
+  | 'hidden';
+
+/**
+ * The server answered with a redirect the SDK does not follow: to another origin (credentials and bodies
+ * stay with the configured one), from https to http, one that would turn a write into a GET, one too many,
+ * or one a browser hides (`status` 0). Nothing was sent to the new location.
+ */
+export class RedirectError extends APIError {
+  /** Where the server pointed (credentials redacted); undefined when a browser hides it. */
+  readonly location: string | undefined;
+  readonly reason: RedirectRefusal;
+  constructor(init: APIErrorInit & { location: string | undefined; reason: RedirectRefusal }) {
+    super(init);
+    this.location = init.location;
+    this.reason = init.reason;
+  }
+}
+brand(RedirectError, 'RedirectError');
+
 /** Any status of 500 or more. */
 export class InternalServerError extends APIError {}
 brand(InternalServerError, 'InternalServerError');
@@ -290,6 +316,7 @@ export const isAPIConnectionTimeoutError = guard<APIConnectionTimeoutError>('API
 export const isAPIUserAbortError = guard<APIUserAbortError>('APIUserAbortError');
 export const isResponseTooLargeError = guard<ResponseTooLargeError>('ResponseTooLargeError');
 export const isCredentialError = guard<CredentialError>('CredentialError');
+export const isRedirectError = guard<RedirectError>('RedirectError');
 
 /** For service folders that define their own error classes (e.g. `AdminDisabledError`). */
 export { brand as brandErrorClass, guard as errorGuard };

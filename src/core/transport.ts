@@ -19,6 +19,7 @@ import {
 import { SafeLogger } from './logger.js';
 import type { ClientOptions } from './options.js';
 import { redactHeaders, redactText, redactUrl, redactValue } from './redact.js';
+import { guardRedirects } from './redirects.js';
 import { RETRY_POLICY } from './retry-policy.js';
 
 type Ky = typeof import('ky');
@@ -150,6 +151,12 @@ export class Transport {
     const rawFetch: typeof fetch | undefined = fetchImpl
       ? (input, options) => fetchImpl(input, options)
       : undefined;
+    // Redirects are judged here, never followed by fetch: credentials stay with the configured origin.
+    const guarded = guardRedirects(rawFetch ?? ((input, options) => globalThis.fetch(input, options)), {
+      method: spec.method,
+      shownUrl,
+      secrets: this.#init.secrets,
+    });
     try {
       this.#ky ??= (await loadKy()).default.create(this.#kyOptions);
       const response = await this.#ky(url, {
@@ -163,8 +170,8 @@ export class Transport {
         // The body is read inside the fetch that ky times, so `timeout` and `totalTimeout` bound it too.
         // A streamed body is handed over unread; the fetch is looked up at call time (msw, test doubles).
         fetch: streaming
-          ? (rawFetch ?? ((input, options) => globalThis.fetch(input, options)))
-          : boundedFetch(rawFetch, {
+          ? guarded
+          : boundedFetch(guarded, {
               maxBytes,
               tooLarge: (received) =>
                 new ResponseTooLargeError({ limit: maxBytes, received, method: spec.method, url: shownUrl }),

@@ -135,6 +135,56 @@ describe.each([401, 422, 500])('every client, with a server echoing secrets in a
   });
 });
 
+describe.each([301, 302, 303, 307, 308])(
+  'every client, redirected with a %i to an echoing origin',
+  (status) => {
+    it('sends nothing there and shows no secret', async () => {
+      const echo = await echoServer(401);
+      const hop = await hostileServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(status, { location: `${echo.url}${req.url}?key=${SECRET.apiKey}` });
+          res.end();
+        });
+      });
+      const { logger, lines } = recordingLogger();
+      const common = { logger, logLevel: 'debug' as const, maxRetries: 1, maxRetryDelay: 5, env: false };
+      const events = new EventsClient({ baseUrl: hop.url, sessionApiKey: SECRET.session, ...common });
+      const runtime = new RuntimeAdminClient({
+        baseUrl: hop.url,
+        adminToken: SECRET.jwt,
+        apiKey: SECRET.apiKey,
+        ...common,
+      });
+      const runtimeLogin = new RuntimeAdminClient({
+        baseUrl: hop.url,
+        adminPassword: SECRET.admin,
+        ...common,
+      });
+      const platform = new PlatformClient({ baseUrl: hop.url, sessionApiKey: SECRET.session, ...common });
+      const gateway = new GatewayAdminClient({ baseUrl: hop.url, masterKey: SECRET.master, ...common });
+      const calls: Promise<unknown>[] = [
+        events.get(CONVERSATION, 'e1'),
+        events.send(CONVERSATION, 'hello'),
+        runtime.listWarmRuntimeConfigs(),
+        runtime.saveWarmRuntimeConfig('pool', SAVE_BODY),
+        runtime.deleteWarmRuntimeConfig('pool'),
+        runtimeLogin.login(),
+        platform.getLlmProfile('p1'),
+        platform.updateConversationTags(`${hop.url}/api/conversations/${CONVERSATION}`, { team: 'a' }),
+        gateway.listModels(),
+      ];
+      const results = await Promise.allSettled(calls);
+      for (const result of results) {
+        expect(result.status).toBe('rejected');
+        if (result.status === 'rejected') expectNoSecret(everything(result.reason));
+      }
+      expect(echo.stats.requests).toBe(0);
+      expectNoSecret(lines.join('\n'));
+    });
+  },
+);
+
 describe('answers that break the schema and echo secrets (rawBody)', () => {
   it('shows none in ResponseValidationError', async () => {
     const server = await hostileServer((req, res) => {

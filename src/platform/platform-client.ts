@@ -1,7 +1,7 @@
 import { headerAuth, SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
 import { resolveClientOptions } from '../core/client-options.js';
-import { NotFoundError, RequestValidationError } from '../core/errors.js';
+import { type APIError, NotFoundError, RequestValidationError, withMessage } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { PagedIterable } from '../core/paginate.js';
 import { encodePath, Transport } from '../core/transport.js';
@@ -35,8 +35,9 @@ import {
 /** Options of a call to a conversation URL. */
 export interface ConversationCallOptions extends RequestOptions {
   /**
-   * The key for this conversation URL, when it is not the client's: the conversation URL is served by the
-   * conversation's sandbox, which takes the conversation's own `session_api_key`.
+   * The key for this conversation URL: the conversation URL is served by the conversation's sandbox, which
+   * takes the conversation's own `session_api_key`. Without it, the client's `sessionApiKey` is sent only if
+   * the URL is on the client's own origin (`baseUrl`), never to another host.
    */
   sessionApiKey?: string;
 }
@@ -225,6 +226,13 @@ export class PlatformClient extends BaseClient {
       }
       this.#secrets.add(sessionApiKey);
       callOptions.headers = { ...callOptions.headers, 'X-Session-API-Key': sessionApiKey };
+    } else if (origin !== new URL(this.transport.baseUrl).origin) {
+      // The client's own key is for the platform's origin only: a sandbox host never receives it.
+      return {
+        transport: this.#transportFor(origin),
+        path,
+        callOptions: { ...callOptions, mapError: keyWithheld },
+      };
     }
     return { transport: this.#transportFor(origin), path, callOptions };
   }
@@ -236,12 +244,23 @@ export class PlatformClient extends BaseClient {
         ...this.#options,
         baseUrl: origin,
         secrets: this.#secrets.list,
-        authHeaders: headerAuth(this.#options.sessionApiKey, 'X-Session-API-Key', this.#secrets),
+        ...(origin === new URL(this.transport.baseUrl).origin
+          ? { authHeaders: headerAuth(this.#options.sessionApiKey, 'X-Session-API-Key', this.#secrets) }
+          : {}),
       });
       this.#conversationTransports.set(origin, transport);
     }
     return transport;
   }
+}
+
+/** A 401 from another origin than the client's, where the client's key was deliberately not sent. */
+function keyWithheld(error: APIError): APIError {
+  if (error.status !== 401) return error;
+  return withMessage(
+    error,
+    "refused by the conversation's host: the client's sessionApiKey is sent only to its own origin (baseUrl); pass the conversation's session_api_key as the sessionApiKey option",
+  );
 }
 
 function isoDate(value: Date | string | undefined, field: string): string | undefined {

@@ -244,11 +244,12 @@ describe('conversation tags', () => {
     expect(error.message).toContain('success');
   });
 
-  it('the client key is used when no conversation key is given (a wrong one is a 401)', async () => {
+  it("the client key never goes to the sandbox's origin: without a conversation key, a 401 that says so", async () => {
     const conversation = newConversation();
     const error = await failure(client.updateConversationTags(conversation.conversation_url, { a: 'b' }));
     expect(isAuthenticationError(error)).toBe(true);
-    expect(requests[0]!.headers.get('x-session-api-key')).toBe(KEY);
+    expect(error.message).toMatch(/pass the conversation's session_api_key/);
+    expect(requests[0]!.headers.get('x-session-api-key')).toBeNull();
   });
 
   it.each([

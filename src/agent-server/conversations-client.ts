@@ -108,7 +108,7 @@ export class ConversationsClient extends BaseClient {
     requireUuid(conversationId, 'conversationId');
     return this.transport.request({
       method: 'GET',
-      path: encodePath('api', 'conversations', conversationId),
+      path: encodePath('api', 'conversations', { conversationId }),
       ...options,
       decode: decodeConversationInfo,
     });
@@ -176,7 +176,7 @@ export class ConversationsClient extends BaseClient {
     requireUuid(conversationId, 'conversationId');
     await this.transport.request({
       method: 'DELETE',
-      path: encodePath('api', 'conversations', conversationId),
+      path: encodePath('api', 'conversations', { conversationId }),
       ...options,
       decode: decodeSuccess,
       mapError: badRequestMeansNotFound,
@@ -193,7 +193,7 @@ export class ConversationsClient extends BaseClient {
     if (typeof title !== 'string' || title.trim() === '' || title.length > 200) {
       throw invalid('title', `must be 1 to 200 characters, got ${describe(title)}`);
     }
-    const path = encodePath('api', 'conversations', conversationId);
+    const path = encodePath('api', 'conversations', { conversationId });
     const ok = await this.transport.request({
       method: 'PATCH',
       path,
@@ -277,7 +277,7 @@ export class ConversationsClient extends BaseClient {
     requireUuid(conversationId, 'conversationId');
     await this.transport.request({
       method: 'POST',
-      path: encodePath('api', 'conversations', conversationId, action),
+      path: encodePath('api', 'conversations', { conversationId }, action),
       ...(json === undefined ? {} : { json }),
       ...options,
       decode: decodeSuccess,

@@ -66,7 +66,7 @@ export class EventsClient extends BaseClient {
     requireNonEmptyString(eventId, 'eventId');
     return this.transport.request({
       method: 'GET',
-      path: encodePath('api', 'conversations', conversationId, 'events', eventId),
+      path: encodePath('api', 'conversations', { conversationId }, 'events', { eventId }),
       ...options,
       decode: safeParseOwnedEvent,
       // The real server answers an unknown event id with 500 "Unknown event_id".
@@ -109,7 +109,7 @@ export class EventsClient extends BaseClient {
     const query = eventFilterToQuery(filter, 'filter');
     return this.transport.request({
       method: 'GET',
-      path: encodePath('api', 'conversations', conversationId, 'events', 'count'),
+      path: encodePath('api', 'conversations', { conversationId }, 'events', 'count'),
       query,
       ...options,
       decode: decodeCount,
@@ -125,7 +125,7 @@ export class EventsClient extends BaseClient {
     const json = toWireMessage(message);
     await this.transport.request({
       method: 'POST',
-      path: encodePath('api', 'conversations', conversationId, 'events'),
+      path: encodePath('api', 'conversations', { conversationId }, 'events'),
       json: { run: false, ...json },
       ...options,
       decode: decodeSuccess,
@@ -150,7 +150,7 @@ export class EventsClient extends BaseClient {
     }
     await this.transport.request({
       method: 'POST',
-      path: encodePath('api', 'conversations', conversationId, 'events', 'respond_to_confirmation'),
+      path: encodePath('api', 'conversations', { conversationId }, 'events', 'respond_to_confirmation'),
       json:
         response.reason === undefined
           ? { accept: response.accept }
@@ -199,7 +199,7 @@ export class EventsClient extends BaseClient {
         probe: async (signal) => {
           await this.transport.request({
             method: 'GET',
-            path: encodePath('api', 'conversations', conversationId),
+            path: encodePath('api', 'conversations', { conversationId }),
             signal,
             retry: false,
             responseType: 'none',
@@ -208,7 +208,7 @@ export class EventsClient extends BaseClient {
         readState: async (signal) => {
           const body = await this.transport.request<unknown>({
             method: 'GET',
-            path: encodePath('api', 'conversations', conversationId),
+            path: encodePath('api', 'conversations', { conversationId }),
             signal,
             retry: false,
           });
@@ -243,7 +243,7 @@ export class EventsClient extends BaseClient {
       (pageId) =>
         this.transport.request({
           method: 'GET',
-          path: encodePath('api', 'conversations', conversationId, 'events', 'search'),
+          path: encodePath('api', 'conversations', { conversationId }, 'events', 'search'),
           query: { ...query, page_id: pageId },
           ...options,
           decode: decodeEventPage,

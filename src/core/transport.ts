@@ -57,7 +57,7 @@ export type QueryValue = string | number | boolean | undefined | null | readonly
 
 export interface CallSpec<T> {
   method: HttpMethod;
-  /** Path relative to the base URL; segments must already be encoded (use `encodePath`). */
+  /** Path relative to the base URL; segments must already be checked and encoded (use `encodePath`). */
   path: string;
   query?: Record<string, QueryValue>;
   json?: unknown;
@@ -356,7 +356,5 @@ function buildQuery(query: Record<string, QueryValue> | undefined): string {
   return params.toString();
 }
 
-/** Encodes each path segment: `encodePath('api', 'admin', name)`. */
-export function encodePath(...segments: string[]): string {
-  return segments.map(encodeURIComponent).join('/');
-}
+// Path segments are checked and encoded in one place for every client.
+export { encodePath } from './path-segment.js';

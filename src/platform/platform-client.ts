@@ -98,7 +98,7 @@ export class PlatformClient extends BaseClient {
     }
     return this.transport.request({
       method: 'POST',
-      path: encodePath('api', 'v1', 'settings', 'profiles', profileName),
+      path: encodePath('api', 'v1', 'settings', 'profiles', { profileName }),
       json: profile,
       ...options,
       decode: (input) => profileSavedSchema.safeParse(input),
@@ -110,7 +110,7 @@ export class PlatformClient extends BaseClient {
     checkProfileName(profileName);
     return this.transport.request({
       method: 'GET',
-      path: encodePath('api', 'v1', 'settings', 'profiles', profileName),
+      path: encodePath('api', 'v1', 'settings', 'profiles', { profileName }),
       ...options,
       decode: (input) => profileReadSchema.safeParse(input),
     }) as Promise<LlmProfile>;

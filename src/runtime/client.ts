@@ -17,6 +17,7 @@ import {
   type RequestOptions,
   resolveCredential,
 } from '../core/options.js';
+import { checkPathSegment, pathSegment } from '../core/path-segment.js';
 import type { CallSpec, Decoder } from '../core/transport.js';
 import { optionsObject, requireNonEmptyString } from '../core/validate.js';
 import { deriveTemplate, prepareWarmRuntimeConfigBody, type TemplateOverrides } from './body.js';
@@ -618,16 +619,12 @@ function sharedImageError(name: string, image: string, others: string[]): Runtim
 }
 
 function requireConfigName(name: string): void {
-  requireNonEmptyString(name, 'name');
-  // URL parsers resolve these as dot segments, so the request would reach another path.
-  if (name === '.' || name === '..') {
-    throw new RequestValidationError('"." and ".." cannot be sent as a path segment', 'name');
-  }
+  checkPathSegment(name, 'name');
 }
 
 /** Like Python's `urllib.parse.quote(name, safe="")`, which the helper CLI uses. */
 function configPath(name: string): string {
-  const encoded = encodeURIComponent(name).replace(
+  const encoded = pathSegment(name, 'name').replace(
     /[!'()*]/g,
     (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
   );

@@ -188,9 +188,13 @@ describe('request() escape hatch', () => {
     const answer = await client.request<{ name: string; key: boolean }>({
       method: 'GET',
       path: '/api/things/{name}',
-      params: { name: 'a b/c' },
+      params: { name: 'a b?c#%2F' },
     });
-    expect(answer).toEqual({ name: 'a b/c', key: true });
+    expect(answer).toEqual({ name: 'a b?c#%2F', key: true });
+    // A "/" (or a dot segment) would change the route: refused before any request.
+    await expect(
+      client.request({ method: 'GET', path: '/api/things/{name}', params: { name: 'a/b' } }),
+    ).rejects.toSatisfy(isRequestValidationError);
     const controller = new AbortController();
     controller.abort();
     await expect(

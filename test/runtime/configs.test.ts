@@ -148,11 +148,15 @@ describe('saveWarmRuntimeConfig', () => {
   });
 
   it('URL-encodes the name like the helper (quote(name, safe=""))', async () => {
-    await t.client().saveWarmRuntimeConfig('team a/b (v2)!', putBody);
+    await t.client().saveWarmRuntimeConfig('team a (v2)!', putBody);
     expect(new URL(t.requests.at(-1)!.url).pathname).toBe(
-      '/api/admin/warm-runtime-configs/team%20a%2Fb%20%28v2%29%21',
+      '/api/admin/warm-runtime-configs/team%20a%20%28v2%29%21',
     );
-    expect(t.state.sourceOf('team a/b (v2)!')).toBe('db');
+    expect(t.state.sourceOf('team a (v2)!')).toBe('db');
+    // A "/" would be decoded back into a path separator by the server: refused, nothing sent.
+    const sent = t.requests.length;
+    await expect(t.client().saveWarmRuntimeConfig('team/a', putBody)).rejects.toThrow(/^name: /);
+    expect(t.requests.length).toBe(sent);
   });
 
   it('accepts the full draft-docs body (all optional fields)', async () => {

@@ -1,5 +1,6 @@
 import { type APIError, isAPIError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
+import { pathSegment } from '../../core/path-segment.js';
 import type { CallSpec, Decoder, QueryValue, Transport } from '../../core/transport.js';
 import { optionsObject, requireNonEmptyString, requireUuid } from '../../core/validate.js';
 import type { ServerInfo } from '../server-info.js';
@@ -89,15 +90,17 @@ export class ApiContext {
   }
 }
 
-/** `/api/x/{name}` with each parameter checked and encoded; conversation ids must be UUIDs. */
+/**
+ * `/api/x/{name}` with each parameter checked (no `''`, `.`, `..` or `/`) and encoded by the shared
+ * `pathSegment`; conversation ids must be UUIDs.
+ */
 export function fillPath(template: string, params: Record<string, PathValue>): string {
   return template.replace(/^\//, '').replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params[name];
     if (Array.isArray(value)) {
       if (value.length === 0) requireNonEmptyString('', name);
-      return value.map((part) => encodeURIComponent(requireNonEmptyString(part, name))).join('/');
+      return value.map((part) => pathSegment(part, name)).join('/');
     }
-    const text = UUID_PARAMS.has(name) ? requireUuid(value, name) : requireNonEmptyString(value, name);
-    return encodeURIComponent(text);
+    return pathSegment(UUID_PARAMS.has(name) ? requireUuid(value, name) : value, name);
   });
 }

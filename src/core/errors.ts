@@ -6,39 +6,9 @@
  */
 
 import type { ConnectionFailureReason } from './connection-failure.js';
+import { AgentPlatformError, brand, guard } from './error-base.js';
 
-const BRAND = Symbol.for('agent-platform-sdk.error');
-
-type Branded = { [BRAND]?: string };
-
-function brand(ctor: { prototype: object }, name: string): void {
-  Object.defineProperty(ctor.prototype, BRAND, { value: name, enumerable: false });
-  Object.defineProperty(ctor.prototype, 'name', { value: name, enumerable: false, writable: true });
-}
-
-/** True when `value` is an instance (from any copy of this package) of the error class called `name`. */
-function hasBrand(value: unknown, name: string): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  for (let proto = Object.getPrototypeOf(value); proto; proto = Object.getPrototypeOf(proto)) {
-    if (Object.hasOwn(proto, BRAND) && (proto as Branded)[BRAND] === name) return true;
-  }
-  return false;
-}
-
-/** Base class of every error thrown by this SDK. */
-export class AgentPlatformError extends Error {
-  /** A stable, machine-readable code where one exists (e.g. `AGENT_SERVER_VERSION_TOO_OLD`). */
-  declare code?: string;
-
-  toJSON(): Record<string, unknown> {
-    const out: Record<string, unknown> = { name: this.name, message: this.message };
-    for (const [key, value] of Object.entries(this)) {
-      if (key !== 'cause') out[key] = value;
-    }
-    return out;
-  }
-}
-brand(AgentPlatformError, 'AgentPlatformError');
+export { AgentPlatformError, isAgentPlatformError } from './error-base.js';
 
 /** One problem found in input or in a server answer; `path` locates the bad field. */
 export interface ValidationIssue {
@@ -295,11 +265,6 @@ export function apiErrorClassFor(status: number): new (init: APIErrorInit) => AP
   }
 }
 
-function guard<T>(name: string): (value: unknown) => value is T {
-  return (value: unknown): value is T => hasBrand(value, name);
-}
-
-export const isAgentPlatformError = guard<AgentPlatformError>('AgentPlatformError');
 export const isRequestValidationError = guard<RequestValidationError>('RequestValidationError');
 export const isResponseValidationError = guard<ResponseValidationError>('ResponseValidationError');
 export const isAPIError = guard<APIError>('APIError');

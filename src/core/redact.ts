@@ -4,6 +4,8 @@
  * of that, credential headers, credential query parameters, secret-looking JSON keys and JWTs are masked.
  */
 
+import { MAX_SHOWN_DEPTH, TOO_DEEP } from './error-base.js';
+
 export const REDACTED = '[redacted]';
 
 const SECRET_HEADERS = new Set([
@@ -116,17 +118,24 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
   }
 }
 
-/** A deep copy of a JSON-like value with secret keys masked and secrets removed from strings. */
+/**
+ * A deep copy of a JSON-like value with secret keys masked and secrets removed from strings. Values nested
+ * deeper than `MAX_SHOWN_DEPTH` are cut to `TOO_DEEP`: nothing below is shown (so nothing unredacted), and
+ * `JSON.stringify` or `util.inspect` of the copy cannot run out of stack, whatever a server sent. Keys are
+ * copied as own properties: a `__proto__` key stays data and never sets the copy's prototype.
+ */
 export function redactValue(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
-  if (typeof value !== 'object' || value === null || depth > 20) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_SHOWN_DEPTH) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] =
+    const copy =
       SECRET_KEYS.test(key) && item !== null && item !== undefined && item !== ''
         ? REDACTED
         : redactValue(item, secrets, depth + 1);
+    Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

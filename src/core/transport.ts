@@ -141,6 +141,7 @@ export class Transport {
     checkCallTimeout(spec.timeout);
     const started = Date.now();
     const auth = await this.#authHeaders();
+    checkHeaderValues(auth, spec.headers);
     const maxBytes = spec.maxResponseBytes ?? this.#init.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const fetchImpl = this.#init.fetch;
     let text: string;
@@ -328,6 +329,22 @@ function redactedCause(
 function rawBody(text: string, secrets: readonly string[]): string {
   const redacted = redactText(text, secrets);
   return redacted.length > RAW_BODY_CHARS ? `${redacted.slice(0, RAW_BODY_CHARS)}…` : redacted;
+}
+
+/**
+ * A header value (a credential most of all) holding CR, LF or NUL cannot be sent: `fetch` would throw a
+ * `TypeError` that reads as a network error. It is bad input, named by its header and never quoted.
+ */
+function checkHeaderValues(...sets: (Record<string, string> | undefined)[]): void {
+  for (const headers of sets) {
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      if (typeof value === 'string' && /[\r\n\0]/.test(value)) {
+        throw new RequestValidationError([
+          { path: ['headers', name], message: 'must not contain CR, LF or NUL; nothing was sent' },
+        ]);
+      }
+    }
+  }
 }
 
 function checkCallTimeout(timeout: unknown): void {

@@ -41,6 +41,7 @@ import {
   AdminDisabledError,
   AdminLoginError,
   isAdminDisabledError,
+  Pbkdf2IterationsError,
   RuntimePreconditionError,
   WarmRuntimeConfigNotFoundError,
 } from './errors.js';
@@ -84,6 +85,11 @@ export interface RuntimeAdminClientOptions extends ClientOptions {
    * Default 10 000 000.
    */
   maxPbkdf2Iterations?: number | undefined;
+  /**
+   * Fewest PBKDF2 iterations an admin challenge may ask for; fewer is `Pbkdf2IterationsError` (`bound: 'min'`)
+   * before hashing, as a cheap hash sent over the wire cracks offline. Default 10 000 (the runtime API's value).
+   */
+  minPbkdf2Iterations?: number | undefined;
   /** The clock, in ms since the epoch (for tests). Default `Date.now`. */
   now?: (() => number) | undefined;
 }
@@ -142,6 +148,7 @@ export class RuntimeAdminClient extends BaseClient {
   readonly #engine: Pbkdf2Engine;
   readonly #now: () => number;
   readonly #maxIterations: number;
+  readonly #minIterations: number;
   #session: Session | undefined;
   #adminTokenRefused = false;
   readonly #login = new SharedCall<string>();
@@ -164,6 +171,7 @@ export class RuntimeAdminClient extends BaseClient {
       tokenRefreshMargin: _m,
       pbkdf2Engine: _g,
       maxPbkdf2Iterations: _i,
+      minPbkdf2Iterations: _f,
       now: _n,
       ...transportOptions
     } = resolved;
@@ -179,6 +187,7 @@ export class RuntimeAdminClient extends BaseClient {
     this.#engine = resolved.pbkdf2Engine ?? 'auto';
     this.#now = resolved.now ?? Date.now;
     this.#maxIterations = resolved.maxPbkdf2Iterations ?? DEFAULT_MAX_PBKDF2_ITERATIONS;
+    this.#minIterations = resolved.minPbkdf2Iterations ?? DEFAULT_MIN_PBKDF2_ITERATIONS;
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -223,6 +232,10 @@ export class RuntimeAdminClient extends BaseClient {
         decode: decoder(runtimeSchemas().AdminChallenge),
         mapError: adminDisabledOn403,
       });
+      // The hash travels to the server: one of a few rounds would crack offline. Refused before any work.
+      if (challenge.iterations < this.#minIterations) {
+        throw new Pbkdf2IterationsError(challenge.iterations, this.#minIterations, 'min');
+      }
       const hash = await computeAdminLoginHash(
         password,
         challenge.salt,
@@ -546,7 +559,7 @@ function waitOptions(given: RequestOptions): { signal?: AbortSignal; timeout?: n
 }
 
 function checkRuntimeOptions(options: RuntimeAdminClientOptions): void {
-  const { tokenRefreshMargin, maxPbkdf2Iterations, pbkdf2Engine, now } = options;
+  const { tokenRefreshMargin, maxPbkdf2Iterations, minPbkdf2Iterations, pbkdf2Engine, now } = options;
   if (
     tokenRefreshMargin !== undefined &&
     !(
@@ -562,6 +575,12 @@ function checkRuntimeOptions(options: RuntimeAdminClientOptions): void {
     !(Number.isSafeInteger(maxPbkdf2Iterations) && maxPbkdf2Iterations >= 1)
   ) {
     throw new RequestValidationError('must be a positive integer', 'maxPbkdf2Iterations');
+  }
+  if (
+    minPbkdf2Iterations !== undefined &&
+    !(Number.isSafeInteger(minPbkdf2Iterations) && minPbkdf2Iterations >= 1)
+  ) {
+    throw new RequestValidationError('must be a positive integer', 'minPbkdf2Iterations');
   }
   if (pbkdf2Engine !== undefined && !['auto', 'webcrypto', 'js'].includes(pbkdf2Engine)) {
     throw new RequestValidationError('must be auto, webcrypto or js', 'pbkdf2Engine');
@@ -599,6 +618,9 @@ function adminDisabledOn403(error: APIError, checkBody = false): APIError {
   if (checkBody && !/admin|disabled/i.test(errorMessageFromBody(error.body, ''))) return error;
   return new AdminDisabledError(error);
 }
+
+/** Default floor on the PBKDF2 rounds an admin challenge may ask for: the runtime API's own count. */
+export const DEFAULT_MIN_PBKDF2_ITERATIONS = 10_000;
 
 function saysWrongPassword(body: unknown): boolean {
   return /password/i.test(errorMessageFromBody(body, ''));

@@ -77,12 +77,17 @@ brandErrorClass(WarmRuntimeConfigNotFoundError, 'WarmRuntimeConfigNotFoundError'
 export class Pbkdf2IterationsError extends AgentPlatformError {
   readonly iterations: number;
   readonly limit: number;
-  constructor(iterations: number, limit: number) {
+  /** `max`: more rounds than `maxPbkdf2Iterations`; `min`: fewer than the floor, `minPbkdf2Iterations`. */
+  readonly bound: 'min' | 'max';
+  constructor(iterations: number, limit: number, bound: 'min' | 'max' = 'max') {
     super(
-      `The admin challenge asks for ${iterations} PBKDF2 iterations, more than the limit of ${limit} (maxPbkdf2Iterations)`,
+      bound === 'max'
+        ? `The admin challenge asks for ${iterations} PBKDF2 iterations, more than the limit of ${limit} (maxPbkdf2Iterations)`
+        : `The admin challenge asks for only ${iterations} PBKDF2 iterations, fewer than the floor of ${limit} (minPbkdf2Iterations): a hash that cheap could be cracked offline by whoever sees it, so none was computed or sent`,
     );
     this.iterations = iterations;
     this.limit = limit;
+    this.bound = bound;
   }
 }
 brandErrorClass(Pbkdf2IterationsError, 'Pbkdf2IterationsError');

@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  state = new RuntimeApiState({ adminPassword: PASSWORD, iterations: 1000 });
+  state = new RuntimeApiState({ adminPassword: PASSWORD, iterations: 10_000 });
   handlers = runtimeApiHandlers({ state });
 });
 

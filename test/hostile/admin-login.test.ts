@@ -45,7 +45,7 @@ async function runtimeApi(behaviour: RuntimeBehaviour = {}) {
         json(200, {
           challenge: `c${counts.challenges}`,
           salt: 'ab',
-          iterations: behaviour.iterations ?? 1000,
+          iterations: behaviour.iterations ?? 10_000,
         });
       if (behaviour.challengeDelay) setTimeout(answer, behaviour.challengeDelay).unref();
       else answer();
@@ -124,6 +124,25 @@ describe('shared admin login: per-caller abort and timeout', () => {
 });
 
 describe('PBKDF2 iterations chosen by the server', () => {
+  it.each([1, 2, 1_000, 9_999])(
+    '%i (below the floor of 10 000) is refused before hashing; nothing is sent',
+    async (iterations) => {
+      const { client, counts } = await runtimeApi({ iterations });
+      const error = await client()
+        .login()
+        .catch((e: unknown) => e);
+      expect(isPbkdf2IterationsError(error)).toBe(true);
+      expect(error).toMatchObject({ iterations, limit: 10_000, bound: 'min' });
+      expect(counts.logins).toBe(0);
+    },
+  );
+
+  it('the floor is an option (for a service configured with fewer rounds)', async () => {
+    const { client } = await runtimeApi({ iterations: 1_000 });
+    await expect(client({ minPbkdf2Iterations: 1_000 }).login()).resolves.toMatch(/^eyJ/);
+    expect(() => client({ minPbkdf2Iterations: 0 })).toThrow(/minPbkdf2Iterations/);
+  });
+
   it('2^31−1 is refused with Pbkdf2IterationsError before hashing', async () => {
     const { client, counts } = await runtimeApi({ iterations: 2 ** 31 - 1 });
     const error = await client()
@@ -143,15 +162,15 @@ describe('PBKDF2 iterations chosen by the server', () => {
   });
 
   it('the ceiling is configurable', async () => {
-    const { client } = await runtimeApi({ iterations: 5_000 });
+    const { client } = await runtimeApi({ iterations: 20_000 });
     expect(
       isPbkdf2IterationsError(
-        await client({ maxPbkdf2Iterations: 4_000 })
+        await client({ maxPbkdf2Iterations: 19_000 })
           .login()
           .catch((e) => e),
       ),
     ).toBe(true);
-    await expect(client({ maxPbkdf2Iterations: 5_000 }).login()).resolves.toMatch(/^eyJ/);
+    await expect(client({ maxPbkdf2Iterations: 20_000 }).login()).resolves.toMatch(/^eyJ/);
     expect(
       isRequestValidationError(
         await Promise.resolve()

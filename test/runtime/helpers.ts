@@ -61,7 +61,7 @@ export function useRuntimeApi(options: RuntimeApiStateOptions = {}): RuntimeTest
     context.clock = new TestClock();
     context.state = new RuntimeApiState({
       adminPassword: PASSWORD,
-      iterations: 1000,
+      iterations: 10_000,
       now: context.clock.now,
       ...options,
     });

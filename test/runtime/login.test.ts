@@ -37,7 +37,7 @@ describe('login: the challenge-response handshake', () => {
   });
 
   it('hashes with the iterations the challenge announces', async () => {
-    t.state.iterations = 1234;
+    t.state.iterations = 12_345;
     let challenge: { challenge: string; salt: string; iterations: number } | undefined;
     t.server.use(
       http.get(CHALLENGE, () => {
@@ -47,9 +47,9 @@ describe('login: the challenge-response handshake', () => {
     );
     await t.client().login();
     const body = (await t.requests[1]!.json()) as { hash: string };
-    expect(challenge!.iterations).toBe(1234);
+    expect(challenge!.iterations).toBe(12_345);
     expect(body.hash).toBe(
-      await computeAdminLoginHash(PASSWORD, challenge!.salt, challenge!.challenge, 1234),
+      await computeAdminLoginHash(PASSWORD, challenge!.salt, challenge!.challenge, 12_345),
     );
   });
 

@@ -256,7 +256,7 @@ export class RuntimeAdminClient extends BaseClient {
         });
         this.#secrets.add(token);
         const now = this.#now();
-        const expiresAt = jwtExpiresAt(token) ?? now + ADMIN_TOKEN_LIFETIME_MS;
+        const expiresAt = loginTokenExpiresAt(token, now);
         this.#session = { token, expiresAt, refreshAt: this.#refreshAt(expiresAt, now), origin: 'login' };
         return token;
       } catch (error) {
@@ -617,6 +617,20 @@ function adminDisabledOn403(error: APIError, checkBody = false): APIError {
   if (error.status !== 403) return error;
   if (checkBody && !/admin|disabled/i.test(errorMessageFromBody(error.body, ''))) return error;
   return new AdminDisabledError(error);
+}
+
+/**
+ * When a token just received from the login expires, on the local clock. Its lifetime is read on the
+ * server's clock (`exp - iat`) and counted from receipt, so a client clock ahead of the server's does not
+ * see every new token as expired (and log in before every call). Without `iat`, `exp` is used while it
+ * lies ahead; a token that looks expired on arrival was just issued, so the service's 24 hours apply.
+ */
+function loginTokenExpiresAt(token: string, receivedAt: number): number {
+  const exp = jwtExpiresAt(token);
+  const iat = jwtIssuedAt(token);
+  if (exp === undefined) return receivedAt + ADMIN_TOKEN_LIFETIME_MS;
+  if (iat !== undefined && exp > iat) return receivedAt + (exp - iat);
+  return exp > receivedAt ? exp : receivedAt + ADMIN_TOKEN_LIFETIME_MS;
 }
 
 /** Default floor on the PBKDF2 rounds an admin challenge may ask for: the runtime API's own count. */

@@ -241,3 +241,28 @@ describe('refresh margin and short-lived tokens', () => {
     expect(counts.logins).toBe(0);
   });
 });
+
+describe('clock skew between the client and the runtime API', () => {
+  it.each([
+    ['2 hours ahead', 2 * 3_600_000],
+    ['25 hours ahead (past the token lifetime)', 25 * 3_600_000],
+    ['3 hours behind', -3 * 3_600_000],
+  ])('a client clock %s logs in once for 20 admin calls', async (_label, skew) => {
+    const { client, counts } = await runtimeApi();
+    const admin = client({ now: () => Date.now() + skew });
+    for (let i = 0; i < 20; i++) await admin.listApiKeys();
+    expect(counts.logins).toBe(1);
+    // The token's 24 hours (on the server's clock) are counted from its receipt, on the local clock.
+    expect(admin.tokenExpiresAt! - (Date.now() + skew)).toBeGreaterThan(23 * 3_600_000);
+  });
+
+  it('a short-lived token is still replaced before it expires on the server', async () => {
+    const { client, counts } = await runtimeApi({ tokenLifetimeSeconds: 120 });
+    let now = Date.now() + 5 * 3_600_000;
+    const admin = client({ now: () => now });
+    await admin.listApiKeys();
+    now += 61_000;
+    await admin.listApiKeys();
+    expect(counts.logins).toBe(2);
+  });
+});

@@ -13,6 +13,7 @@ export {
   type CollectorExporter,
   collectorConfig,
 } from './tracing/collector-config.js';
+export { OtlpDecodeError, TraceTargetError } from './tracing/errors.js';
 export { formatOtlpHeaders, type ParsedHeaders, parseOtlpHeaders } from './tracing/headers.js';
 export {
   type ConversationIdGenerator,
@@ -24,13 +25,11 @@ export {
   type AttributeValue,
   type DecodedSpan,
   decodeOtlpTraces,
-  OtlpDecodeError,
 } from './tracing/otlp-json.js';
 export {
   type TargetSettings,
   type TraceRedirect,
   type TraceTarget,
-  TraceTargetError,
   targetSettings,
   traceRedirectEnv,
   validateTraceTarget,

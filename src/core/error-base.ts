@@ -39,38 +39,33 @@ export class AgentPlatformError extends Error {
   /** A stable, machine-readable code where one exists (e.g. `AGENT_SERVER_VERSION_TOO_OLD`). */
   declare code?: string;
 
-  /** Own fields (never `cause`), cut at `MAX_SHOWN_DEPTH`: `JSON.stringify(error)` cannot run out of stack. */
+  /** Name, message and own fields (never `cause`: it may quote what a request carried). */
   toJSON(): Record<string, unknown> {
     const out: Record<string, unknown> = { name: this.name, message: this.message };
     for (const [key, value] of Object.entries(this)) {
-      if (key !== 'cause') out[key] = cutDeep(value);
+      if (key !== 'cause') out[key] = value;
     }
     return out;
   }
 }
 brand(AgentPlatformError, 'AgentPlatformError');
 
-export const isAgentPlatformError = guard<AgentPlatformError>('AgentPlatformError');
+export const isAgentPlatformError = /* @__PURE__ */ guard<AgentPlatformError>('AgentPlatformError');
 
 /**
  * A copy of a JSON-like tree with everything below `MAX_SHOWN_DEPTH` replaced by `TOO_DEEP`; keys are
- * copied as own properties (a `__proto__` key stays data). Other objects (a `Date`, a class) are kept.
+ * copied as own properties (`Object.fromEntries` defines them: a `__proto__` key stays data). Other objects
+ * (a `Date`, a class instance) are kept as they are.
  */
 export function cutDeep(value: unknown, depth = 0): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  const proto = Object.getPrototypeOf(value);
-  const isArray = Array.isArray(value);
-  if (!isArray && proto !== Object.prototype && proto !== null) return value;
+  const tree =
+    Array.isArray(value) ||
+    (value !== null &&
+      typeof value === 'object' &&
+      [Object.prototype, null].includes(Object.getPrototypeOf(value)));
+  if (!tree) return value;
   if (depth >= MAX_SHOWN_DEPTH) return TOO_DEEP;
-  if (isArray) return value.map((item) => cutDeep(item, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(out, key, {
-      value: cutDeep(item, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
+  return Array.isArray(value)
+    ? value.map((item) => cutDeep(item, depth + 1))
+    : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDeep(item, depth + 1)]));
 }

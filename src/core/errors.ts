@@ -6,7 +6,7 @@
  */
 
 import type { ConnectionFailureReason } from './connection-failure.js';
-import { AgentPlatformError, brand, guard } from './error-base.js';
+import { AgentPlatformError, brand, cutDeep, guard } from './error-base.js';
 
 export { AgentPlatformError, isAgentPlatformError } from './error-base.js';
 
@@ -82,6 +82,11 @@ export class APIError extends AgentPlatformError {
     this.method = init.method;
     this.url = init.url;
     this.requestId = init.headers['x-request-id'];
+  }
+
+  /** The body cut at `MAX_SHOWN_DEPTH` (again: it may have been replaced): `JSON.stringify` never throws. */
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), body: cutDeep(this.body) };
   }
 }
 brand(APIError, 'APIError');

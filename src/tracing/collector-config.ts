@@ -5,7 +5,8 @@
  */
 
 import { toYaml, type YamlValue } from '../core/yaml.js';
-import { type TraceTarget, TraceTargetError, targetSettings } from './redirect.js';
+import { TraceTargetError } from './errors.js';
+import { type TraceTarget, targetSettings } from './redirect.js';
 
 export interface CollectorExporter {
   /** Becomes `otlphttp/<name>`. */

@@ -3,8 +3,11 @@
  * as the platform's tracing SDK parses them (docs/tracing.md, "Headers"): the first `=` splits, the name is
  * trimmed but not decoded, the value is trimmed and percent-decoded leniently (a bad `%` stays), empty names and
  * values are kept, the last duplicate wins, a pair without `=` is dropped. Warnings name a pair by its position
- * and name, never by its value (values are credentials).
+ * only, never by its name or value (values are credentials, and a mistyped pair's name can be one).
  */
+
+/** An HTTP header name (RFC 9110 token). Other names are never shown: one can be a credential. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export interface ParsedHeaders {
   headers: Record<string, string>;
@@ -32,8 +35,12 @@ export function parseOtlpHeaders(raw: string, variable = 'headers'): ParsedHeade
       return;
     }
     const key = pair.slice(0, at).trim();
-    if (!key) warnings.push(`${variable}: pair ${index + 1} has an empty name: an HTTP export fails`);
-    if (/%[0-9a-f]{2}/i.test(key)) warnings.push(`${variable}: name ${key} is not percent-decoded`);
+    const pairAt = `${variable}: pair ${index + 1}`;
+    // Names are never shown: with `Authorization: Basic …=` (":" for "="), the name is the credential.
+    if (!key) warnings.push(`${pairAt} has an empty name: an HTTP export fails`);
+    else if (!HEADER_NAME.test(key))
+      warnings.push(`${pairAt}: the name is not a header name (":" for "="?): an HTTP export fails`);
+    if (/%[0-9a-f]{2}/i.test(key)) warnings.push(`${pairAt}: the name is not percent-decoded`);
     headers[key] = unquote(pair.slice(at + 1).trim());
   });
   return { headers, warnings };

@@ -3,6 +3,7 @@
  * `spans`; ids in hex (not base64), int64 as decimal strings (numbers accepted), enums as integers,
  * attributes as typed `AnyValue`s. Unknown fields are ignored, as receivers do.
  */
+import { OtlpDecodeError } from './errors.js';
 
 export type AttributeValue =
   | string
@@ -32,17 +33,6 @@ export interface DecodedSpan {
   events: { name: string; timeUnixNano: bigint; attributes: Attributes }[];
   resource: Attributes;
   scope: { name: string; version?: string };
-}
-
-/** Thrown on input that is not an OTLP JSON trace export; `path` locates the bad field. */
-export class OtlpDecodeError extends Error {
-  override name = 'OtlpDecodeError';
-  constructor(
-    readonly path: string,
-    detail: string,
-  ) {
-    super(`${path}: ${detail}`);
-  }
 }
 
 type Json = Record<string, unknown>;

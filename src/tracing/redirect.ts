@@ -3,8 +3,8 @@
  * The returned `set` holds credentials in clear (that is its purpose). Every target is validated first: a bad
  * one throws a {@link TraceTargetError} naming the field (never its value).
  */
-import { formatOtlpHeaders } from './headers.js';
-import type { OtlpProtocol } from './resolve-export.js';
+import { TraceTargetError } from './errors.js';
+import { formatOtlpHeaders, HEADER_NAME } from './headers.js';
 
 export type TraceTarget =
   /** HTTP Basic with public key as user and secret key as password; `baseUrl` is the backend's origin. */
@@ -27,20 +27,9 @@ export type TraceTarget =
    */
   | { kind: 'otlp'; endpoint: string; protocol: 'http/protobuf' | 'grpc'; headers?: Record<string, string> };
 
-/** A redirect target that cannot work; `field` names the bad field (e.g. `headers.X-Key`, `endpoint`). */
-export class TraceTargetError extends TypeError {
-  override name = 'TraceTargetError';
-  constructor(
-    readonly field: string,
-    detail: string,
-  ) {
-    super(`trace target ${field}: ${detail}`);
-  }
-}
-
 export interface TargetSettings {
   endpoint: string;
-  protocol: OtlpProtocol;
+  protocol: 'http/protobuf' | 'grpc';
   headers: Record<string, string>;
 }
 
@@ -58,7 +47,8 @@ export const BUNDLED_TRACING_VARS = [
   'TRACING_GRPC_PORT',
 ] as const;
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// The URL parser drops tabs and line breaks silently; written out, they would start a new variable line.
+export const hasControl = (text: string) => [...text].some((c) => c < ' ' || c === '\x7f');
 const GRPC_NAME = /^[a-z0-9_.-]+$/;
 
 function check(ok: unknown, field: string, detail: string): void {
@@ -73,9 +63,9 @@ function checkUrl(value: unknown, field: string): void {
     ok = /^https?:$/.test(url.protocol) && !!url.hostname && !url.username && !url.password;
   } catch {}
   check(
-    ok && (value as string).trim() === value,
+    ok && !hasControl(value as string) && (value as string).trim() === value,
     field,
-    'must be an absolute http(s) URL without credentials',
+    'must be an absolute http(s) URL without credentials or control characters',
   );
 }
 function checkHost(value: unknown, field: string): void {
@@ -102,14 +92,10 @@ function checkHeaders(headers: unknown, grpc: boolean, field = 'headers'): void 
   );
   for (const [name, value] of Object.entries(headers as object)) {
     const at = `${field}.${name}`;
-    check(TOKEN.test(name), at, 'is not a valid header name');
+    check(HEADER_NAME.test(name), at, 'is not a valid header name');
     check(!grpc || GRPC_NAME.test(name), at, 'gRPC needs a-z 0-9 - _ .');
     // The value must survive the platform's percent-decoding: printable, no line breaks.
-    check(
-      isText(value) && ![...value].some((c) => c < ' ' || c === '\x7f'),
-      at,
-      'must be a string without control characters',
-    );
+    check(isText(value) && !hasControl(value), at, 'must be a string without control characters');
   }
 }
 

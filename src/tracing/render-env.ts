@@ -4,7 +4,21 @@
  */
 
 import { toYaml, type YamlValue } from '../core/yaml.js';
-import type { TraceRedirect } from './redirect.js';
+import { TraceTargetError } from './errors.js';
+import { hasControl, type TraceRedirect } from './redirect.js';
+
+/**
+ * Every name a variable name, every value free of control characters: a line break in a value would start
+ * a new variable (`LD_PRELOAD=…`) in a dotenv file, and split a `kubectl` argument's meaning.
+ */
+function checkRedirect(redirect: TraceRedirect): TraceRedirect {
+  for (const [key, value] of [...Object.entries(redirect.set), ...redirect.unset.map((k) => [k, ''])]) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key as string))
+      throw new TraceTargetError('set', 'a name is not a variable name');
+    if (hasControl(value as string)) throw new TraceTargetError(`set.${key}`, 'holds a control character');
+  }
+  return redirect;
+}
 
 export interface KubectlOptions {
   namespace?: string;
@@ -19,6 +33,7 @@ export function kubectlSetEnvArgs(
   resource: string,
   options: KubectlOptions = {},
 ): string[] {
+  checkRedirect(redirect);
   const args = ['set', 'env', resource];
   if (options.namespace) args.push('-n', options.namespace);
   for (const [key, value] of Object.entries(redirect.set)) args.push(`${key}=${value}`);
@@ -36,6 +51,7 @@ export interface HelmValuesOptions {
  * value counts as unset for OpenTelemetry and for the platform's SDK).
  */
 export function helmValues(redirect: TraceRedirect, options: HelmValuesOptions = {}): string {
+  checkRedirect(redirect);
   const env: Record<string, string> = {};
   for (const key of redirect.unset) env[key] = '';
   Object.assign(env, redirect.set);
@@ -51,7 +67,7 @@ export function helmValues(redirect: TraceRedirect, options: HelmValuesOptions =
  * only a URL can hold here, is written `%27`), and `KEY=` (empty, i.e. unset) for the variables to remove.
  */
 export function dotenv(redirect: TraceRedirect): string {
-  const lines = redirect.unset.map((key) => `${key}=`);
+  const lines = checkRedirect(redirect).unset.map((key) => `${key}=`);
   for (const [key, value] of Object.entries(redirect.set))
     lines.push(`${key}='${value.replace(/'/g, '%27')}'`);
   return `${lines.join('\n')}\n`;

@@ -4,8 +4,9 @@
  * and docs/compatibility.md, "Trace export"). Where an older, simpler rule says something else, a warning
  * says so. Warnings never contain header values.
  */
-import { parseOtlpHeaders } from './headers.js';
-import { TraceTargetError } from './redirect.js';
+
+import { TraceTargetError } from './errors.js';
+import { HEADER_NAME, parseOtlpHeaders } from './headers.js';
 import { hideSecrets } from './safe-view.js';
 
 /** `cloud`: the tracing vendor's hosted backend (a project key without a base URL). */
@@ -56,6 +57,9 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
   const used = new Set<string>();
+  // Read, but without effect (a warning says so): listed in `ignored` with those never read.
+  const dropped = new Set<string>();
+  const drop = (name: string | undefined) => name && dropped.add(name);
   // The SDK reads a variable when it is non-empty (whitespace counts), else the `.env` file.
   const get = (name: string): string | undefined => {
     used.add(name);
@@ -77,7 +81,12 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     hideSecrets<TraceExportConfig>({
       ...config,
       ignored: [...new Set([...Object.keys(env), ...Object.keys(options.dotenv ?? {})])]
-        .filter((k) => (OTEL_FAMILY.test(k) || k.startsWith('TRACING_')) && present(k) && !used.has(k))
+        .filter(
+          (k) =>
+            (OTEL_FAMILY.test(k) || k.startsWith('TRACING_')) &&
+            present(k) &&
+            (!used.has(k) || dropped.has(k)),
+        )
         .sort(),
       warnings,
     });
@@ -99,7 +108,10 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   // The agent server starts tracing only with a project key or an OTLP endpoint.
   if (!key && !otelEndpoint) {
     if (rawBase) warn('TRACING_BASE_URL without TRACING_PROJECT_API_KEY: tracing is off');
-    if (otel('HEADERS')) warn('OTLP headers without an endpoint: tracing is off');
+    const headersVar = otel('HEADERS')?.[0];
+    if (headersVar) warn(`${headersVar} without an endpoint: tracing is off`);
+    // Tracing is off: whatever was read has no effect.
+    for (const name of used) drop(name);
     return off();
   }
   const forceHttp = TRUE.includes((get('TRACING_FORCE_HTTP') ?? '').toLowerCase());
@@ -143,6 +155,8 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const otelHeaders = otel('HEADERS');
   if (key) {
     headers = { [forceHttp ? 'Authorization' : 'authorization']: `Bearer ${key}` };
+    drop(otelEndpoint?.[0]);
+    drop(otelHeaders?.[0]);
     if (otelEndpoint)
       warn(
         `TRACING_PROJECT_API_KEY is set: ${otelEndpoint[0]} is ignored` +
@@ -163,6 +177,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
       else if (!http && protocol !== 'grpc' && protocol !== 'grpc/protobuf')
         warn(`${name}: only http/protobuf and http/json (lower case) select HTTP: gRPC`);
     } else if (otelEndpoint) {
+      drop(otelEndpoint[0]);
       warn(
         `TRACING_BASE_URL is set: ${otelEndpoint[0]} is ignored` +
           (otelHeaders ? `, but ${otelHeaders[0]} is sent to the bundled backend` : ''),
@@ -220,9 +235,13 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     secure ??= insecure('OTEL_EXPORTER_OTLP_INSECURE') ?? scheme === 'http';
     tls = !secure;
     if (!url && tls) warn('gRPC endpoint without a scheme: TLS');
-    for (const name of Object.keys(headers))
+    Object.keys(headers).forEach((name, i) => {
+      // A name that is no header name is not shown: it may be a credential (`Authorization: Basic …`).
       if (!/^[a-z0-9_.-]+$/.test(name))
-        warn(`header ${name}: not a gRPC metadata name (a-z 0-9 - _ .); the export fails`);
+        warn(
+          `header ${HEADER_NAME.test(name) ? name : `${i + 1}`}: not a gRPC metadata name (a-z 0-9 - _ .); the export fails`,
+        );
+    });
   }
   for (const name of ['OTEL_EXPORTER_OTLP_TRACES_COMPRESSION', 'OTEL_EXPORTER_OTLP_COMPRESSION'])
     if (present(name)) warn(`${name} is ignored: always gzip`);

@@ -4,12 +4,20 @@
  * default `[object Object]`.
  */
 
+import { HEADER_NAME } from './headers.js';
+
 /** Adds a non-enumerable `toJSON` and Node's inspect hook, both showing the config with `[redacted]` header values. */
 export function hideSecrets<T extends { headers: Record<string, string> }>(value: T): T {
   const view = {
     value: () => ({
       ...value,
-      headers: Object.fromEntries(Object.keys(value.headers).map((k) => [k, '[redacted]'])),
+      // A name that is no header name may be a credential (`Authorization: Basic …` written with ":").
+      headers: Object.fromEntries(
+        Object.keys(value.headers).map((k, i) => [
+          HEADER_NAME.test(k) ? k : `[name ${i + 1} redacted]`,
+          '[redacted]',
+        ]),
+      ),
     }),
   };
   return Object.defineProperties(value, { toJSON: view, [Symbol.for('nodejs.util.inspect.custom')]: view });

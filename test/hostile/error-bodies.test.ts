@@ -6,7 +6,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { EventsClient } from '../../src/agent-server/index.js';
 import { TOO_DEEP } from '../../src/core/error-base.js';
-import { AgentPlatformError, type APIError, isAPIError } from '../../src/core/errors.js';
+import { APIError, isAPIError } from '../../src/core/errors.js';
 import { redactValue } from '../../src/core/redact.js';
 import { hostileServer } from './servers.js';
 
@@ -69,7 +69,14 @@ describe('error bodies a server controls', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(() => JSON.stringify(redactValue(deep))).not.toThrow();
-    const error = Object.assign(new AgentPlatformError('m'), { extra: deep });
+    const error = new APIError({
+      status: 400,
+      headers: {},
+      body: deep,
+      method: 'GET',
+      url: 'u',
+      message: 'm',
+    });
     expect(() => JSON.stringify(error)).not.toThrow();
   });
 });

@@ -3,6 +3,7 @@
  * mappings and sequences, and scalars that are plain only when no YAML 1.1 or 1.2 parser can misread them
  * (everything else is a JSON string, which is valid YAML). No dependencies: `./tracing` uses it too.
  */
+import { AgentPlatformError } from './error-base.js';
 
 export type YamlValue =
   | string
@@ -18,7 +19,8 @@ const RESERVED = /^(true|false|yes|no|on|off|null|y|n)$/i;
 
 function scalar(value: YamlValue): string {
   if (typeof value === 'number' && !Number.isFinite(value))
-    throw new TypeError(`cannot write ${value} as YAML`);
+    // An AgentPlatformError like every error of the package (`./tracing` renders YAML too).
+    throw new AgentPlatformError(`cannot write ${value} as YAML`);
   if (typeof value !== 'string') return String(value ?? null);
   return PLAIN.test(value) && !RESERVED.test(value) ? value : JSON.stringify(value);
 }

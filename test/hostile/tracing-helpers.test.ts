@@ -6,6 +6,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isAgentPlatformError } from '../../src/core/errors.js';
+import { toYaml } from '../../src/core/yaml.js';
 import {
   collectorConfig,
   decodeOtlpTraces,
@@ -150,5 +151,12 @@ describe('resolveTraceExport().ignored', () => {
       'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
       'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
     ]);
+  });
+});
+
+describe('YAML the tracing helpers write', () => {
+  it('a value YAML cannot hold (NaN) is an AgentPlatformError, not a bare TypeError', () => {
+    const error = thrown(() => toYaml({ batch: Number.NaN }));
+    expect(isAgentPlatformError(error)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { errorMessageFromBody } from '../core/error-body.js';
 import {
   type APIError,
@@ -21,6 +21,7 @@ import { shellQuote } from '../runtime/shell-quote.js';
 import { type CommandSpec, type ParsedArgs, selectCommand } from './args.js';
 import { runKubectl, which } from './kubectl.js';
 import { errorJson, maskEnvironmentSecrets, prettyJson } from './output.js';
+import { jsonErrorPlace, oneLine } from './safe-text.js';
 
 export const PROG = 'warm-pools';
 
@@ -127,8 +128,12 @@ ${ENVIRONMENT_HELP}`,
       }
       const payload = prettyJson(body);
       const output = args.options.output as string | undefined;
-      if (output && output !== '-') await writeFile(output, `${payload}\n`);
-      else out(payload);
+      if (output && output !== '-') {
+        // The body holds the source's environment (secrets among it): owner-only, like a key file. `mode`
+        // applies only to a new file, so an existing one is narrowed too.
+        await writeFile(output, `${payload}\n`, { mode: 0o600 });
+        await chmod(output, 0o600);
+      } else out(payload);
       return 0;
     },
   },
@@ -410,7 +415,8 @@ function parseBody(raw: string): Record<string, unknown> {
   try {
     body = JSON.parse(raw);
   } catch (error) {
-    throw new CliFailure(`Invalid JSON: ${(error as Error).message}`, 1);
+    // The parser's message quotes the start of the input, which can be the start of a key: only the place.
+    throw new CliFailure(`Invalid JSON${jsonErrorPlace(raw, error)}: the body is not valid JSON.`, 1);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new CliFailure('Invalid JSON: the body must be a JSON object (a configuration).', 1);
@@ -528,16 +534,23 @@ async function check({ args, out, client }: Context): Promise<number> {
   if (sharedImages.length === 0) lines.push(`ok: ${configs.length} configurations, each with its own image`);
   for (const shared of sharedImages) {
     lines.push(
-      `problem: ${shared.names.join(', ')} share the image ${shared.image}; they cannot be selected independently (warm-pool rule 1)`,
+      oneLine(
+        `problem: ${shared.names.join(', ')} share the image ${shared.image}; they cannot be selected independently (warm-pool rule 1)`,
+      ),
     );
   }
-  if (storage) lines.push(`${storage.fits ? 'ok' : 'problem'}: ${storage.message}`);
+  if (storage) lines.push(oneLine(`${storage.fits ? 'ok' : 'problem'}: ${storage.message}`));
   if (upgrade) {
     lines.push('', '# After a platform upgrade:');
     if (upgrade.length === 0) lines.push('# no API-managed configurations: nothing to re-save');
     for (const step of upgrade) {
-      lines.push(`# ${step.note}`);
-      if (step.command) lines.push(step.command);
+      lines.push(`# ${oneLine(step.note)}`);
+      // A command is printed to be run only when the server's names in it are plain text.
+      if (step.command && oneLine(step.command) === step.command) lines.push(step.command);
+      else if (step.command)
+        lines.push(
+          `# not printed as a command (a name or image holds a control character): ${oneLine(step.command)}`,
+        );
     }
   }
   out(lines.join('\n'));

@@ -152,6 +152,11 @@ describe('gatewayModelEntry — api_key', () => {
     );
   });
 
+  it('a string os.environ/VAR is a reference, as LiteLLM reads it (config file and /model/new alike)', () => {
+    const { entry } = explainGatewayModelEntry(sameKind({ apiKey: 'os.environ/GW_KEY' }));
+    expect(entry.gateway_params.api_key).toBe('os.environ/GW_KEY');
+  });
+
   it('a literal key and an existing reference are kept', () => {
     expect(gatewayModelEntry(sameKind({ apiKey: 'sk-abc123' })).gateway_params.api_key).toBe('sk-abc123');
     expect(gatewayModelEntry(sameKind({ apiKey: 'os.environ/K' })).gateway_params.api_key).toBe(
@@ -169,6 +174,14 @@ describe('gatewayModelEntry — api_key', () => {
     ['sk abc'],
     ['os.environ/'],
     ['os.environ/bad-name'],
+    // LiteLLM would fetch an OIDC token for this one, not read a variable.
+    ['os.environ/oidc/google/https://gw.example'],
+    // Read by LiteLLM as literal keys, though they look like references (issue 23 item 12).
+    ['OS.ENVIRON/GW_KEY'],
+    ['os.environ.GW_KEY'],
+    [`\${GW_KEY}`],
+    ['$GW_KEY'],
+    ['env:GW_KEY'],
     [42],
     [null],
   ])('rejects %j', (apiKey) => {

@@ -5,9 +5,21 @@
 
 export { type Page, PagedIterable } from '../core/paginate.js';
 export { AgentServerClient, type RawRequest } from './agent-server-client.js';
-export type { BashCommand, BashCommandRequest, BashEvent, BashEventSearch, BashOutput } from './api/bash.js';
+export type {
+  BashCommand,
+  BashCommandRequest,
+  BashEvent,
+  BashEventSearch,
+  BashOutput,
+  BashOutputOptions,
+} from './api/bash.js';
 export type { ConversationHandle } from './api/conversation-handle.js';
-export type { ConversationRuntime, CreateConversationRequest, ForkRequest } from './api/conversations.js';
+export type {
+  ConversationRuntime,
+  CreateConversationRequest,
+  FinalResponseOptions,
+  ForkRequest,
+} from './api/conversations.js';
 export type { UploadData } from './api/file-body.js';
 export type {
   ArchiveOptions,

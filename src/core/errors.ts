@@ -239,6 +239,23 @@ export class CredentialError extends AgentPlatformError {
 }
 brand(CredentialError, 'CredentialError');
 
+/**
+ * A method that gathers every page (`bash.output()`, the event scan behind `finalResponse` on old servers)
+ * passed its cap: the server kept sending pages. What was gathered is dropped; raise the cap (the option
+ * named in the message) if the amount is expected.
+ */
+export class CollectionLimitError extends AgentPlatformError {
+  /** The cap that was passed, in `unit`s. */
+  readonly limit: number;
+  readonly unit: 'items' | 'characters';
+  constructor(what: string, limit: number, unit: 'items' | 'characters', option: string) {
+    super(`${what} passed the limit of ${limit} ${unit} (${option}); the server kept sending pages`);
+    this.limit = limit;
+    this.unit = unit;
+  }
+}
+brand(CollectionLimitError, 'CollectionLimitError');
+
 /** Milliseconds from a `Retry-After` header value (delta-seconds or HTTP date). */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
@@ -287,6 +304,7 @@ export const isAPIUserAbortError = guard<APIUserAbortError>('APIUserAbortError')
 export const isResponseTooLargeError = guard<ResponseTooLargeError>('ResponseTooLargeError');
 export const isCredentialError = guard<CredentialError>('CredentialError');
 export const isRedirectError = guard<RedirectError>('RedirectError');
+export const isCollectionLimitError = guard<CollectionLimitError>('CollectionLimitError');
 
 /** For service folders that define their own error classes (e.g. `AdminDisabledError`). */
 export { brand as brandErrorClass, guard as errorGuard };

@@ -1,3 +1,4 @@
+import { CollectionLimitError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
 import { type Page, PagedIterable } from '../../core/paginate.js';
 import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
@@ -45,6 +46,19 @@ export interface BashCommand {
   command: string;
   cwd?: string | null;
   timeout?: number;
+}
+
+/** Default cap of `bash.output()` on chunks. */
+export const DEFAULT_MAX_CHUNKS = 100_000;
+/** Default cap of `bash.output()` on stdout and stderr characters together (16 Mi). */
+export const DEFAULT_MAX_CHARS = 16 * 1024 * 1024;
+
+/** Options of `bash.output()`: a call's options plus its caps. */
+export interface BashOutputOptions extends RequestOptions {
+  /** Most chunks gathered; more is `CollectionLimitError`. Default 100 000. */
+  maxChunks?: number;
+  /** Most stdout and stderr characters gathered; more is `CollectionLimitError`. Default 16 Mi. */
+  maxChars?: number;
 }
 
 /** OpenAPI `BashOutput`: a chunk of a command's output; `exit_code` null while it still runs. */
@@ -151,12 +165,35 @@ export class BashApi {
     );
   }
 
-  /** The output chunks of one command, in order (with its stdout and stderr joined by `text`). */
-  async output(commandId: string, options: RequestOptions = {}): Promise<BashOutput[]> {
+  /**
+   * The output chunks of one command, in order. Gathers every page, within caps (a server that keeps
+   * sending pages must not fill memory): `maxChunks` (default 100 000) and `maxChars` of stdout and stderr
+   * together (default 16 Mi characters); past either, `CollectionLimitError`.
+   */
+  async output(commandId: string, options: BashOutputOptions = {}): Promise<BashOutput[]> {
     requireNonEmptyString(commandId, 'commandId');
+    const {
+      maxChunks = DEFAULT_MAX_CHUNKS,
+      maxChars = DEFAULT_MAX_CHARS,
+      ...request
+    } = optionsObject(options);
+    const limit = (value: unknown, field: string) => {
+      if (!Number.isSafeInteger(value) || (value as number) < 1)
+        throw invalid(field, 'must be a positive integer');
+    };
+    limit(maxChunks, 'options.maxChunks');
+    limit(maxChars, 'options.maxChars');
     const chunks: BashOutput[] = [];
-    for await (const event of this.search({ kind: 'BashOutput', commandId }, options)) {
-      if (event.kind === 'BashOutput') chunks.push(event);
+    let chars = 0;
+    for await (const event of this.search({ kind: 'BashOutput', commandId }, request)) {
+      if (event.kind !== 'BashOutput') continue;
+      chunks.push(event);
+      chars += (event.stdout?.length ?? 0) + (event.stderr?.length ?? 0);
+      if (chunks.length > maxChunks) {
+        throw new CollectionLimitError('bash.output()', maxChunks, 'items', 'maxChunks');
+      }
+      if (chars > maxChars)
+        throw new CollectionLimitError('bash.output()', maxChars, 'characters', 'maxChars');
     }
     return chunks.sort((a, b) => a.order - b.order);
   }

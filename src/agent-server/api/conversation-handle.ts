@@ -9,7 +9,7 @@ import type { Subscription } from '../subscription.js';
 import type { SubscribeOptions } from '../subscription-types.js';
 import type { WaitUntilOptions } from '../wait-until.js';
 import { BashApi } from './bash.js';
-import type { ConversationsApi, ForkRequest } from './conversations.js';
+import type { ConversationsApi, FinalResponseOptions, ForkRequest } from './conversations.js';
 import type { EventsApi } from './events.js';
 import { FilesApi } from './files.js';
 import { GitApi } from './git.js';
@@ -102,7 +102,7 @@ export class ConversationHandle {
     }
   }
 
-  finalResponse(options?: RequestOptions): Promise<string> {
+  finalResponse(options?: FinalResponseOptions): Promise<string> {
     return this.#conversations.finalResponse(this.id, options);
   }
 

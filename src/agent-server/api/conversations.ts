@@ -1,6 +1,6 @@
+import { CollectionLimitError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
-import { requireNonEmptyString, requireUuid } from '../../core/validate.js';
-import type { Event } from '../../models/index.js';
+import { optionsObject, requireNonEmptyString, requireUuid } from '../../core/validate.js';
 import { type ConversationInfo, decodeConversationInfo } from '../conversation-info.js';
 import { ConversationsClient, type StartConversationRequest } from '../conversations-client.js';
 import { isAgentServerVersionError } from '../errors.js';
@@ -89,6 +89,18 @@ export interface ConversationRuntime {
   [field: string]: unknown;
 }
 
+/** Default cap of the event scan behind `finalResponse` on servers without the route. */
+export const DEFAULT_MAX_FINAL_RESPONSE_EVENTS = 10_000;
+
+/** Options of `finalResponse`: a call's options plus the cap of its fallback scan. */
+export interface FinalResponseOptions extends RequestOptions {
+  /**
+   * Servers older than the route (1.18.0): most events scanned, newest first, for the answer; more is
+   * `CollectionLimitError`. Default 10 000.
+   */
+  maxEvents?: number;
+}
+
 const decodeResponse = shape<{ response: string }>({ response: 'string' });
 
 /**
@@ -170,27 +182,39 @@ export class ConversationsApi extends ConversationsClient {
    * The agent's final answer: the last `FinishAction` message, else the last agent message text, '' when
    * none. Servers older than the route (1.18.0 recorded) get the same answer computed here from the events.
    */
-  async finalResponse(conversationId: string, options: RequestOptions = {}): Promise<string> {
+  async finalResponse(conversationId: string, options: FinalResponseOptions = {}): Promise<string> {
+    const { maxEvents = DEFAULT_MAX_FINAL_RESPONSE_EVENTS, ...request } = optionsObject(options);
+    if (!Number.isSafeInteger(maxEvents) || maxEvents < 1) {
+      throw invalid('options.maxEvents', 'must be a positive integer');
+    }
     try {
       const answer = await this.#api.call(CONVERSATIONS_OPERATIONS.finalResponse, {
         params: { conversation_id: requireUuid(conversationId, 'conversationId') },
         decode: decodeResponse,
-        options,
+        options: request,
       });
       return answer.response;
     } catch (error) {
       if (!isAgentServerVersionError(error)) throw error;
-      const newest: Event[] = [];
+      // Newest first, one event at a time: nothing is kept, and the scan stops at `maxEvents`.
+      let seen = 0;
       for await (const event of this.#events.search(
         conversationId,
         { sortOrder: 'TIMESTAMP_DESC' },
-        options,
+        request,
       )) {
-        newest.push(event);
         const found = finalResponseFromEvents([event]);
         if (found !== '') return found;
+        if (++seen >= maxEvents) {
+          throw new CollectionLimitError(
+            'finalResponse() (events scanned on a server without the route)',
+            maxEvents,
+            'items',
+            'maxEvents',
+          );
+        }
       }
-      return finalResponseFromEvents(newest);
+      return '';
     }
   }
 

@@ -13,10 +13,7 @@ export function hideSecrets<T extends { headers: Record<string, string> }>(value
       ...value,
       // A name that is no header name may be a credential (`Authorization: Basic …` written with ":").
       headers: Object.fromEntries(
-        Object.keys(value.headers).map((k, i) => [
-          HEADER_NAME.test(k) ? k : `[name ${i + 1} redacted]`,
-          '[redacted]',
-        ]),
+        Object.keys(value.headers).map((k, i) => [HEADER_NAME.test(k) ? k : `[${i}]`, '[redacted]']),
       ),
     }),
   };

@@ -15,8 +15,5 @@ export function jsonErrorPlace(raw: string, error: unknown): string {
  */
 export function oneLine(text: string): string {
   const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-  return text.replace(
-    /\p{Cc}/gu,
-    (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(/\p{Cc}/gu, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

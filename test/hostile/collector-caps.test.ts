@@ -91,7 +91,10 @@ describe('finalResponse on a server without the route, against endless pages', (
     const { server, pages } = await endlessPages(
       /events\/search/,
       (p) => Array.from({ length: 100 }, (_, i) => userMessage(p, i)),
-      (url) => (url.startsWith('/server_info') ? [200, { uptime: 1, idle_time: 1, title: 'old', version: '1.17.0' }] : undefined),
+      (url) =>
+        url.startsWith('/server_info')
+          ? [200, { uptime: 1, idle_time: 1, title: 'old', version: '1.17.0' }]
+          : undefined,
     );
     const client = new AgentServerClient({ baseUrl: server.url, ...common });
     const error = await client.conversations.finalResponse(ID, { maxEvents: 500 }).catch((e: unknown) => e);

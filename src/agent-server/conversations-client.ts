@@ -7,6 +7,7 @@ import { type Page, PagedIterable } from '../core/paginate.js';
 import { encodePath } from '../core/transport.js';
 import { describe, optionsObject, requireUuid } from '../core/validate.js';
 import { EXECUTION_STATUSES, type ExecutionStatus, TERMINAL_EXECUTION_STATUSES } from '../models/index.js';
+import { AgentServerTransport, BaseUrlCheck, shownBaseUrl } from './base-url-check.js';
 import {
   type ConversationInfo,
   comparableConversationId,
@@ -83,9 +84,16 @@ export class ConversationsClient extends BaseClient {
 
   constructor(options?: AgentServerClientOptions) {
     const setup = agentServerClientSetup(options);
-    super(setup.transport, { sessionApiKey: setup.options.sessionApiKey });
+    const transport = new AgentServerTransport(setup.transport);
+    super(setup.transport, { sessionApiKey: setup.options.sessionApiKey }, transport);
     this.#secrets = setup.secrets;
     this.#events = new EventsClient(options);
+    transport.checkBaseUrlWith(
+      new BaseUrlCheck(
+        (signal) => this.serverInfo(signal ? { signal } : {}),
+        () => shownBaseUrl(this.baseUrl, this.#secrets.list()),
+      ),
+    );
   }
 
   /**

@@ -33,7 +33,10 @@ try {
       api_key: env.LLM_API_KEY,
       base_url: env.LLM_BASE_URL,
     };
-    ({ id } = await conversations.start({ agent: { llm }, workspace: { working_dir: 'workspace/project' } }));
+    ({ id } = await conversations.create({
+      agent: { llm },
+      workspace: { working_dir: 'workspace/project' },
+    }));
     step(`Started conversation ${id}`);
   } else if (!id) {
     for await (const conversation of conversations.search({ sortOrder: 'UPDATED_AT_DESC', limit: 1 })) {

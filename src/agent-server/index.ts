@@ -7,7 +7,7 @@ export { type Page, PagedIterable } from '../core/paginate.js';
 export { AgentServerClient, type RawRequest } from './agent-server-client.js';
 export type { BashCommand, BashCommandRequest, BashEvent, BashEventSearch, BashOutput } from './api/bash.js';
 export type { ConversationHandle } from './api/conversation-handle.js';
-export type { ConversationRuntime, CreateConversationRequest, ForkRequest } from './api/conversations.js';
+export type { ConversationRuntime, ForkRequest } from './api/conversations.js';
 export type { UploadData } from './api/file-body.js';
 export type {
   ArchiveOptions,
@@ -30,6 +30,8 @@ export {
   type ConversationSearchQuery,
   type ConversationSortOrder,
   ConversationsClient,
+  type CreateConversationRequest,
+  type SavedAgentStart,
   type StartConversationRequest,
 } from './conversations-client.js';
 export type { ResumePosition } from './delivery-ledger.js';

@@ -14,8 +14,8 @@ import {
   ConversationsClient,
   EventsClient,
   isConversationStateUpdateEvent,
+  isTerminalExecutionStatus,
   renderEvent,
-  TERMINAL_EXECUTION_STATUSES,
 } from 'agent-platform-sdk';
 import { connect, skipped, step } from './_platform.mjs';
 
@@ -59,7 +59,7 @@ try {
         const ended =
           isConversationStateUpdateEvent(event) &&
           event.key === 'execution_status' &&
-          TERMINAL_EXECUTION_STATUSES.includes(event.value);
+          isTerminalExecutionStatus(event.value);
         if (ended) break; // leaving the loop closes the socket
       }
     })();

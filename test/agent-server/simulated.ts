@@ -1,5 +1,5 @@
 import type { WebSocketHandler } from 'msw';
-import { ws } from 'msw/ws';
+import { socketLink } from '../../src/testing/agent-server/socket-handlers.js';
 import { AgentServerStore, agentServerHandlers, agentServerSocketHandlers } from '../../src/testing.js';
 
 /** What the mock server saw of one websocket connection. */
@@ -29,9 +29,12 @@ export function simulatedServer(
   const store = new AgentServerStore();
   const baseUrl = `http://${host}`;
   const connections: SeenConnection[] = [];
-  const recorder: WebSocketHandler = ws
-    .link(`ws://${host}/sockets/events/:conversationId`)
-    .addEventListener('connection', ({ client, info }) => {
+  // The double's own link (one per server: see socketLink), so that a file of many servers stays under Node's
+  // limit of ten listeners on msw's shared channel.
+  const recorder: WebSocketHandler = socketLink(baseUrl).addEventListener(
+    'connection',
+    ({ client, info, params }) => {
+      if (params.socket !== 'events') return;
       const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
       const seen: SeenConnection = {
         url: client.url,
@@ -45,7 +48,8 @@ export function simulatedServer(
       client.addEventListener('close', () => {
         seen.closed = true;
       });
-    });
+    },
+  );
   const handlers = [
     ...agentServerHandlers({
       baseUrl,

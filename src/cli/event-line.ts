@@ -30,7 +30,7 @@ export function eventLine(event: Event, width: number): EventLine {
   if (isAgentErrorEvent(event)) return line('error', `✗ ${event.tool_name} failed: ${event.error}`);
   if (isConversationErrorEvent(event))
     return line('error', `✗ conversation error ${event.code}: ${event.detail}`);
-  if (isActionEvent(event)) return line('action', `→ ${event.tool_name}  ${actionText(event.action)}`);
+  if (isActionEvent(event)) return line('action', `→ ${event.tool_name} ${actionText(event.action)}`);
   if (isObservationEvent(event)) {
     const observation = event.observation as Record<string, unknown>;
     const exit = exitCode(observation);

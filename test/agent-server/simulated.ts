@@ -1,5 +1,4 @@
-import type { WebSocketHandler } from 'msw';
-import { socketLink } from '../../src/testing/agent-server/socket-handlers.js';
+import { observeSocketConnections } from '../../src/testing/agent-server/socket-handlers.js';
 import { AgentServerStore, agentServerHandlers, agentServerSocketHandlers } from '../../src/testing.js';
 
 /** What the mock server saw of one websocket connection. */
@@ -29,27 +28,23 @@ export function simulatedServer(
   const store = new AgentServerStore();
   const baseUrl = `http://${host}`;
   const connections: SeenConnection[] = [];
-  // The double's own link (one per server: see socketLink), so that a file of many servers stays under Node's
-  // limit of ten listeners on msw's shared channel.
-  const recorder: WebSocketHandler = socketLink(baseUrl).addEventListener(
-    'connection',
-    ({ client, info, params }) => {
-      if (params.socket !== 'events') return;
-      const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
-      const seen: SeenConnection = {
-        url: client.url,
-        headers: protocols?.headers ?? {},
-        frames: [],
-        closed: false,
-        client,
-      };
-      connections.push(seen);
-      client.addEventListener('message', (event) => seen.frames.push(String(event.data)));
-      client.addEventListener('close', () => {
-        seen.closed = true;
-      });
-    },
-  );
+  // Seen from the double's own handler: a second handler would double msw's listeners (observeSocketConnections).
+  observeSocketConnections(baseUrl, ({ client, info, params }) => {
+    if (params.socket !== 'events') return;
+    const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
+    const seen: SeenConnection = {
+      url: client.url,
+      headers: protocols?.headers ?? {},
+      frames: [],
+      closed: false,
+      client,
+    };
+    connections.push(seen);
+    client.addEventListener('message', (event) => seen.frames.push(String(event.data)));
+    client.addEventListener('close', () => {
+      seen.closed = true;
+    });
+  });
   const handlers = [
     ...agentServerHandlers({
       baseUrl,
@@ -59,7 +54,6 @@ export function simulatedServer(
       agent: { stepDelayMs: 1 },
     }),
     ...agentServerSocketHandlers({ baseUrl, store, ...options }),
-    recorder,
   ];
   return { baseUrl, store, connections, handlers };
 }

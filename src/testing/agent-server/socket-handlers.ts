@@ -44,6 +44,7 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
   // file with several simulated servers went past Node's limit of ten (MaxListenersExceededWarning).
   return [
     socketLink(base).addEventListener('connection', (connection) => {
+      for (const observe of OBSERVERS.get(base) ?? []) observe(connection);
       const socket = connection.params.socket;
       // The session socket exists from 1.45.0; a handshake on a path the server lacks is its 404, which a
       // WebSocket client only sees as close 1006 without `open`.
@@ -53,13 +54,32 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
   ];
 }
 
-const LINKS = new Map<string, ReturnType<typeof ws.link>>();
+type Link = ReturnType<typeof ws.link>;
+type Connection = Parameters<Parameters<Link['addEventListener']>[1]>[0];
+
+const LINKS = new Map<string, Link>();
+const OBSERVERS = new Map<string, Set<(connection: Connection) => void>>();
+
+/**
+ * Calls `observe` with every socket connection to the double of `baseUrl`, from the double's own handler (for a
+ * test's recorder). msw adds a listener to its shared BroadcastChannel per handler and connection: a second
+ * handler on the same link doubled them.
+ */
+export function observeSocketConnections(baseUrl: string, observe: (connection: Connection) => void): void {
+  const base = baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws');
+  let set = OBSERVERS.get(base);
+  if (!set) {
+    set = new Set();
+    OBSERVERS.set(base, set);
+  }
+  set.add(observe);
+}
 
 /**
  * The msw link of `/sockets/{socket}/{conversation_id}` on one server (`params.socket` is `events` or
  * `session`), made once per base URL so that handlers of one server (the double's, a test's recorder) share it.
  */
-export function socketLink(base: string): ReturnType<typeof ws.link> {
+export function socketLink(base: string): Link {
   const url = `${base.replace(/\/+$/, '').replace(/^http/, 'ws')}/sockets/:socket/:conversationId`;
   let link = LINKS.get(url);
   if (!link) {

@@ -1,4 +1,11 @@
-import { type Event, EventsClient, isRequestValidationError, isTerminalExecutionStatus } from '../index.js';
+import {
+  type Event,
+  EventsClient,
+  isNotAnAgentServerError,
+  isRequestValidationError,
+  isSubscriptionNotFoundError,
+  isTerminalExecutionStatus,
+} from '../index.js';
 import type { OptionSpec, ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
 import { LiveView, type Screen } from './live-view.js';
@@ -85,8 +92,22 @@ export async function followCommand(args: ParsedArgs, terminal: Terminal): Promi
       return INTERRUPTED;
     }
     if (isRequestValidationError(error)) throw new UsageError(error.message);
-    throw error;
+    throw await explained(error, events, id);
   }
+}
+
+/**
+ * The subscription says "not found" for a conversation the server lacks and for a base URL that is no agent
+ * server alike; one REST call tells them apart (it throws NotAnAgentServerError for the latter).
+ */
+async function explained(error: unknown, events: EventsClient, id: string): Promise<unknown> {
+  if (!isSubscriptionNotFoundError(error)) return error;
+  try {
+    await events.count(id);
+  } catch (rest) {
+    if (isNotAnAgentServerError(rest)) return rest;
+  }
+  return error;
 }
 
 export async function eventsCommand(args: ParsedArgs, terminal: Terminal): Promise<number> {

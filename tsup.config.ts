@@ -69,5 +69,17 @@ export default defineConfig([
     dts: false,
     splitting: false,
     treeshake: true,
+    // `follow` and `events` use the SDK's public API (src/cli/follow.ts imports `../index.js`): the bin imports
+    // the package itself (a self-reference) instead of carrying a second copy of the SDK in its bundle.
+    esbuildPlugins: [
+      {
+        name: 'sdk-self-reference',
+        setup(build) {
+          build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
+            args.importer.includes('/src/cli/') ? { path: 'agent-platform-sdk', external: true } : undefined,
+          );
+        },
+      },
+    ],
   },
 ]);

@@ -1,6 +1,6 @@
 // The package as the benchmarks load it, from the COMMITTED tree (`git archive` of HEAD's src), into
 // `.cache/bench/<tree hash of src>/`: `node/`, the Node bundle exactly as `npm run build` writes `dist/node/`
-// (scripts/node-bundle.ts; what an app on Node imports), and `esm/`, every source file transpiled on its own as
+// (build/node-bundle.ts; what an app on Node imports), and `esm/`, every source file transpiled on its own as
 // tsup writes `dist/esm/` (the benchmarks' servers use its internals). Committed, so that edits in progress in the working
 // tree never break or colour a figure; its own directory, so that no benchmark rewrites the `dist/` that other
 // runs use. `BENCH_SOURCE=<commit>` builds another commit (to compare two), `BENCH_SOURCE=worktree` the working
@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, globSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { buildNodeBundle } from '../scripts/node-bundle.js';
+import { buildNodeBundle } from '../build/node-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = process.env.BENCH_SOURCE || 'HEAD';

@@ -63,7 +63,7 @@ console.log(await firstKinds('3fa85f64-5717-4562-b3fc-2c963f66afa6').catch((e) =
   AgentServerClient: `import { AgentServerClient } from 'agent-platform-sdk';
 const client = new AgentServerClient({ baseUrl: 'http://localhost:8000', sessionApiKey: 'key' });
 export async function lastEventKind(): Promise<string | undefined> {
-  const conversation = await client.conversations.start({
+  const conversation = await client.conversations.create({
     agent: { llm: { model: 'gpt-5' } },
     workspace: { working_dir: '/workspace' },
   });

@@ -14,8 +14,8 @@ import {
   ConversationsClient,
   EventsClient,
   isConversationStateUpdateEvent,
+  isTerminalExecutionStatus,
   renderEvent,
-  TERMINAL_EXECUTION_STATUSES,
 } from 'agent-platform-sdk';
 import { connect, skipped, step } from './_platform.mjs';
 
@@ -33,7 +33,10 @@ try {
       api_key: env.LLM_API_KEY,
       base_url: env.LLM_BASE_URL,
     };
-    ({ id } = await conversations.start({ agent: { llm }, workspace: { working_dir: 'workspace/project' } }));
+    ({ id } = await conversations.create({
+      agent: { llm },
+      workspace: { working_dir: 'workspace/project' },
+    }));
     step(`Started conversation ${id}`);
   } else if (!id) {
     for await (const conversation of conversations.search({ sortOrder: 'UPDATED_AT_DESC', limit: 1 })) {
@@ -56,7 +59,7 @@ try {
         const ended =
           isConversationStateUpdateEvent(event) &&
           event.key === 'execution_status' &&
-          TERMINAL_EXECUTION_STATUSES.includes(event.value);
+          isTerminalExecutionStatus(event.value);
         if (ended) break; // leaving the loop closes the socket
       }
     })();

@@ -42,7 +42,7 @@ try {
       api_key: env.LLM_API_KEY,
       base_url: env.LLM_BASE_URL,
     };
-    const { id } = await conversations.start({
+    const { id } = await conversations.create({
       agent: { llm },
       workspace: { working_dir: 'workspace/project' },
       initial_message: 'Run `pwd`',

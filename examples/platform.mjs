@@ -22,7 +22,7 @@ try {
       baseUrl: env.AGENT_SERVER_URL,
       sessionApiKey: env.SESSION_API_KEY,
     });
-    await agent.start({
+    await agent.create({
       agent: { llm: { model: 'claude-sonnet-4-5' } },
       workspace: { working_dir: 'workspace/project' },
     });

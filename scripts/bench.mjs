@@ -16,7 +16,7 @@ const files = readdirSync(dir)
 const SUMMARY = /^(?<name>[a-z][\w ,]*): (?<figure>.+?)(?:; target (?<target>.+): (?<verdict>ok|MISSED))?$/i;
 
 // One build of the package for every benchmark (bench/_build.ts: the committed sources unless BENCH_SOURCE).
-// The resolve hook first: bench/_build.ts imports scripts/node-bundle.ts as `.js` (TypeScript's convention).
+// The resolve hook first: bench/_build.ts imports build/node-bundle.ts as `.js` (TypeScript's convention).
 await import('../bench/_ts-sources.ts');
 const { sdkDir, builtFrom } = await import('../bench/_build.ts');
 await sdkDir();

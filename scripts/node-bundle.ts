@@ -1,42 +1,12 @@
-// The package's Node entries (package.json `node` condition) as one ESM bundle with shared chunks, dist/node/.
-// Loading 240 small modules (ours, zod's and @noble/hashes') cost Node more than running them: a bundle
-// imports in less than half the time (docs/performance.md, "Import"). zod, eventemitter3 and @noble/hashes
-// are inlined; ky stays a dependency loaded on the first request, the optional peers stay external. The four
-// entries share their chunks, so an app importing several subpaths loads every module once.
-//
-// `npm run build` writes dist/node/; the benchmarks (bench/_build.ts) and the bundler proof (test/bundle) build
-// the same bundle from the sources with this function.
+// `npm run build` step: the package's Node entries as one ESM bundle, dist/node/ (see build/node-bundle.ts).
 import { join } from 'node:path';
-import { build } from 'esbuild';
 
-/** Output name → source file under src/. */
-export const NODE_ENTRIES: Record<string, string> = {
-  index: 'index.node.ts',
-  models: 'models.node.ts',
-  tracing: 'tracing.ts',
-  testing: 'testing.ts',
-};
+// Node runs this file's types stripped; the hook maps `../build/node-bundle.js` to its `.ts` source.
+const hooks = '../bench/_ts-sources.ts';
+await import(hooks);
+const { buildNodeBundle } = (await import(
+  '../build/node-bundle.js'
+)) as typeof import('../build/node-bundle.js');
 
-/** Bundles `<srcDir>/<entry>` into `<outDir>/<name>.js` (+ chunks). */
-export function buildNodeBundle(srcDir: string, outDir: string, { sourcemap = false } = {}) {
-  return build({
-    entryPoints: Object.entries(NODE_ENTRIES).map(([out, file]) => ({ in: join(srcDir, file), out })),
-    outdir: outDir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'es2022',
-    // Maps give stack traces the source positions (`node --enable-source-maps`); the sources themselves are
-    // left out of them, which keeps the package in its size budget (scripts/check-package.mjs).
-    sourcemap,
-    sourcesContent: false,
-    external: ['ky', 'msw', 'ws', '@opentelemetry/api'],
-    logLevel: 'error',
-  });
-}
-
-if (process.argv[1] === import.meta.filename) {
-  const root = join(import.meta.dirname, '..');
-  await buildNodeBundle(join(root, 'src'), join(root, 'dist', 'node'), { sourcemap: true });
-}
+const root = join(import.meta.dirname, '..');
+await buildNodeBundle(join(root, 'src'), join(root, 'dist', 'node'), { sourcemap: true });

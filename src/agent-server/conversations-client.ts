@@ -5,8 +5,11 @@ import { type APIError, asNotFoundError, NotFoundError } from '../core/errors.js
 import type { RequestOptions } from '../core/options.js';
 import { type Page, PagedIterable } from '../core/paginate.js';
 import { encodePath } from '../core/transport.js';
-import { describe, optionsObject, requireUuid } from '../core/validate.js';
+import { describe, optionsObject, requireNonEmptyString, requireUuid } from '../core/validate.js';
 import { EXECUTION_STATUSES, type ExecutionStatus, TERMINAL_EXECUTION_STATUSES } from '../models/index.js';
+import { requireObject } from './api/paths.js';
+import { registerKeys } from './api/settings.js';
+import { AgentServerTransport, BaseUrlCheck, shownBaseUrl } from './base-url-check.js';
 import {
   type ConversationInfo,
   comparableConversationId,
@@ -73,6 +76,20 @@ export interface StartConversationRequest {
   hook_config?: Record<string, unknown> | null | undefined;
 }
 
+/** A start from saved agent settings or a saved agent profile instead of a full `agent`. */
+export interface SavedAgentStart {
+  /** A full agent (checked as the `StartConversationRequest` form is), or leave it out for one of the next two. */
+  agent?: Record<string, unknown>;
+  agent_settings?: Record<string, unknown>;
+  agent_profile_id?: string;
+  workspace: Record<string, unknown>;
+  secrets?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** What `create()` takes: a full `agent`, or `agent_settings` / `agent_profile_id` (OpenAPI `StartConversationRequest`). */
+export type CreateConversationRequest = StartConversationRequest | SavedAgentStart;
+
 const SORT_ORDERS: readonly string[] = ['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC'];
 const POLICY_KINDS: readonly string[] = ['NeverConfirm', 'AlwaysConfirm', 'ConfirmRisky'];
 
@@ -83,22 +100,35 @@ export class ConversationsClient extends BaseClient {
 
   constructor(options?: AgentServerClientOptions) {
     const setup = agentServerClientSetup(options);
-    super(setup.transport, { sessionApiKey: setup.options.sessionApiKey });
+    const transport = new AgentServerTransport(setup.transport);
+    super(setup.transport, { sessionApiKey: setup.options.sessionApiKey }, transport);
     this.#secrets = setup.secrets;
     this.#events = new EventsClient(options);
+    transport.checkBaseUrlWith(
+      new BaseUrlCheck(
+        (signal) => this.serverInfo(signal ? { signal } : {}),
+        () => shownBaseUrl(this.baseUrl, this.#secrets.list()),
+      ),
+    );
   }
 
   /**
-   * Starts a conversation (`POST /api/conversations`). The LLM key and the secrets in the request are
-   * registered for redaction, so a 422 echoing the body never shows them.
+   * Starts a conversation (`POST /api/conversations`; openai-node's verb: `create`) from a full `agent`
+   * (checked before sending), from saved `agent_settings` or from a saved `agent_profile_id` (sent as given).
+   * The LLM key, secrets and every key-like field of the request are registered for redaction, so a 422
+   * echoing the body never shows them. Never retried: a repeated POST would start a second conversation.
    */
-  async start(request: StartConversationRequest, options: RequestOptions = {}): Promise<ConversationInfo> {
-    const json = this.#startBody(request);
+  async create(request: CreateConversationRequest, options: RequestOptions = {}): Promise<ConversationInfo> {
+    const json =
+      typeof request === 'object' && request !== null && request.agent === undefined
+        ? this.#savedAgentBody(request as SavedAgentStart)
+        : this.#startBody(request as StartConversationRequest);
     return this.transport.request({
       method: 'POST',
       path: 'api/conversations',
       json,
       ...options,
+      retry: false,
       decode: decodeConversationInfo,
     });
   }
@@ -283,6 +313,23 @@ export class ConversationsClient extends BaseClient {
       decode: decodeSuccess,
       ...(mapError ? { mapError } : {}),
     });
+  }
+
+  /** A start from `agent_settings` or `agent_profile_id`: the body goes as given, credentials registered. */
+  #savedAgentBody(request: SavedAgentStart): Record<string, unknown> {
+    if (request.agent_profile_id === undefined && request.agent_settings === undefined) {
+      throw invalid('request.agent', 'one of agent, agent_settings or agent_profile_id is required');
+    }
+    if (request.agent_profile_id !== undefined)
+      requireNonEmptyString(request.agent_profile_id, 'request.agent_profile_id');
+    if (request.agent_settings !== undefined) requireObject(request.agent_settings, 'request.agent_settings');
+    requireObject(request.workspace, 'request.workspace');
+    const add = (value: string | undefined) => this.#secrets.add(value);
+    registerKeys(request, add);
+    for (const value of Object.values(request.secrets ?? {})) {
+      if (typeof value === 'string') add(value);
+    }
+    return request;
   }
 
   #startBody(request: StartConversationRequest): Record<string, unknown> {

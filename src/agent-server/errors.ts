@@ -206,3 +206,32 @@ export const isSubscriptionEndpointNotFoundError = errorGuard<SubscriptionEndpoi
   'SubscriptionEndpointNotFoundError',
 );
 export const isWaitTimeoutError = errorGuard<WaitTimeoutError>('WaitTimeoutError');
+
+/**
+ * An agent-server route answered 404 and the base URL does not serve an agent server's `GET /server_info`
+ * either: the base URL is wrong (an extra `/api`, another service's address), not the conversation or file
+ * missing. Deliberately not a `NotFoundError`, so code that treats "not found" as "absent" does not hide it.
+ * `baseUrl` is shown with credentials removed; `cause` is the original 404.
+ */
+export class NotAnAgentServerError extends AgentPlatformError {
+  override readonly code = 'NOT_AN_AGENT_SERVER';
+  /** The client's base URL, credentials redacted. */
+  readonly baseUrl: string;
+  /** What `GET /server_info` answered: a status, or `200` for an answer that is not an agent server's. */
+  readonly serverInfoStatus: number;
+  constructor(init: { baseUrl: string; serverInfoStatus: number; cause: unknown }) {
+    const said =
+      init.serverInfoStatus === 200
+        ? 'answers, but not as an agent server'
+        : `answers ${init.serverInfoStatus}`;
+    super(
+      `${init.baseUrl} does not look like an agent server (GET /server_info ${said}), so this 404 says nothing about the conversation: check baseUrl (the server's root, e.g. http://localhost:8000, without /api)`,
+      { cause: init.cause },
+    );
+    this.baseUrl = init.baseUrl;
+    this.serverInfoStatus = init.serverInfoStatus;
+  }
+}
+brandErrorClass(NotAnAgentServerError, 'NotAnAgentServerError');
+
+export const isNotAnAgentServerError = errorGuard<NotAnAgentServerError>('NotAnAgentServerError');

@@ -7,6 +7,8 @@ import { encodePath, type QueryValue } from '../core/transport.js';
 import { describe, optionsObject, requireNonEmptyString, requireUuid } from '../core/validate.js';
 import type { Event } from '../models/index.js';
 import { safeParseOwnedEvent } from '../models/parse.js';
+import { AgentServerTransport, BaseUrlCheck, shownBaseUrl } from './base-url-check.js';
+import { isNotAnAgentServerError } from './errors.js';
 import { decodeCount, decodeEventPage, decodeSuccess } from './event-page.js';
 import {
   type EventFilter,
@@ -39,7 +41,8 @@ export class EventsClient extends BaseClient {
 
   constructor(options?: AgentServerClientOptions) {
     const setup = agentServerClientSetup(options);
-    super(setup.transport, { sessionApiKey: setup.options.sessionApiKey });
+    const transport = new AgentServerTransport(setup.transport);
+    super(setup.transport, { sessionApiKey: setup.options.sessionApiKey }, transport);
     this.#secrets = setup.secrets;
     this.#sessionApiKey = setup.options.sessionApiKey;
     this.#serverInfo = sharedServerInfo(
@@ -53,6 +56,12 @@ export class EventsClient extends BaseClient {
             decode: decodeServerInfo,
           }),
         ),
+    );
+    transport.checkBaseUrlWith(
+      new BaseUrlCheck(
+        (signal) => this.serverInfo(signal ? { signal } : {}),
+        () => shownBaseUrl(this.baseUrl, this.#secrets.list()),
+      ),
     );
   }
 
@@ -197,13 +206,19 @@ export class EventsClient extends BaseClient {
             { signal },
           ).pages(),
         probe: async (signal) => {
-          await this.transport.request({
-            method: 'GET',
-            path: encodePath('api', 'conversations', { conversationId }),
-            signal,
-            retry: false,
-            responseType: 'none',
-          });
+          try {
+            await this.transport.request({
+              method: 'GET',
+              path: encodePath('api', 'conversations', { conversationId }),
+              signal,
+              retry: false,
+              responseType: 'none',
+            });
+          } catch (error) {
+            // The subscription knows a 404 as fatal and anything else as worth retrying: until it knows this
+            // error too, it gets the 404 (fatal) rather than retrying a base URL that will never work.
+            throw isNotAnAgentServerError(error) ? error.cause : error;
+          }
         },
         readState: async (signal) => {
           const body = await this.transport.request<unknown>({

@@ -14,12 +14,7 @@ export type {
   BashOutputOptions,
 } from './api/bash.js';
 export type { ConversationHandle } from './api/conversation-handle.js';
-export type {
-  ConversationRuntime,
-  CreateConversationRequest,
-  FinalResponseOptions,
-  ForkRequest,
-} from './api/conversations.js';
+export type { ConversationRuntime, FinalResponseOptions, ForkRequest } from './api/conversations.js';
 export type { UploadData } from './api/file-body.js';
 export type {
   ArchiveOptions,
@@ -42,6 +37,8 @@ export {
   type ConversationSearchQuery,
   type ConversationSortOrder,
   ConversationsClient,
+  type CreateConversationRequest,
+  type SavedAgentStart,
   type StartConversationRequest,
 } from './conversations-client.js';
 export type { ResumePosition } from './delivery-ledger.js';
@@ -53,6 +50,7 @@ export {
   conversationEventError,
   isAgentServerVersionError,
   isConversationEventError,
+  isNotAnAgentServerError,
   isSubscriptionAuthenticationError,
   isSubscriptionConnectionError,
   isSubscriptionCredentialBindingError,
@@ -62,6 +60,7 @@ export {
   isSubscriptionOverflowError,
   isSubscriptionServerError,
   isWaitTimeoutError,
+  NotAnAgentServerError,
   SubscriptionAuthenticationError,
   SubscriptionConnectionError,
   SubscriptionCredentialBindingError,

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { VERSION } from '../core/version.js';
-// The `agent-platform` command: a simulated platform on this machine (`simulate`) and the SDK demo (`demo`).
+// The `agent-platform` command: a conversation live in the terminal (`follow`, `events`), a simulated platform
+// on this machine (`simulate`) and the SDK demo (`demo`).
 // See docs/testing.md. Both need the optional peer dependencies msw and ws; they are loaded only by the
 // command that runs, so `--help` works without them.
 import { DEFAULT_AGENT_SERVER_VERSION } from '../testing/agent-server/versions.js';
 import type { SimulatorInfo } from '../testing/simulator.js';
 import { type CommandSpec, type ParsedArgs, selectCommand, UsageError, usageLine } from './args.js';
+import { CONNECTION_OPTIONS, eventsCommand, followCommand, INTERRUPTED, type Terminal } from './follow.js';
 import { errorJson } from './output.js';
 
 const PROG = 'agent-platform';
@@ -23,7 +25,41 @@ const err = (text: string) => process.stderr.write(`${text}\n`);
 const LOCAL_ONLY = `For local use only: the credentials are generated for this run, printed in clear and sent
 without TLS. The servers listen on 127.0.0.1.`;
 
+const CONVERSATION_ID = {
+  name: 'conversation-id',
+  description: 'The conversation (a UUID, with or without dashes).',
+  required: true,
+};
+
 const COMMANDS: Command[] = [
+  {
+    name: 'follow',
+    summary:
+      'Watch a conversation live: one line per event (actions with their command, observations with exit code and output, messages, state changes, errors in red), streamed LLM output typed as it comes and a status line, on a terminal. Ends when the conversation finishes.',
+    details: `Connects with the options of EventsClient: --base-url or AGENT_SERVER_URL, --session-api-key or
+SESSION_API_KEY. Reconnects by itself and shows every event once, in order. Colours, typing and the status
+line only on a terminal; piped, it writes plain lines (reconnects on lines of their own).
+
+exit status: 0 when the conversation finished, 1 when it ended in error or stuck or could not be followed,
+2 for a bad command line, ${INTERRUPTED} on Ctrl-C.`,
+    positionals: [CONVERSATION_ID],
+    options: [
+      ...CONNECTION_OPTIONS,
+      { name: 'history', type: 'boolean', description: 'Show the whole history first, then follow.' },
+    ],
+    run: (args) => followCommand(args, terminal()),
+  },
+  {
+    name: 'events',
+    summary: "Print a conversation's history, one line per event (or one JSON event per line), and exit.",
+    details: `Same connection options as follow.
+
+exit status: 0 when the history was printed, 1 when it could not be read, 2 for a bad command line,
+${INTERRUPTED} on Ctrl-C.`,
+    positionals: [CONVERSATION_ID],
+    options: CONNECTION_OPTIONS,
+    run: (args) => eventsCommand(args, terminal()),
+  },
   {
     name: 'simulate',
     summary:
@@ -67,7 +103,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     out,
     err,
     version: VERSION,
-    description: 'A simulated agent platform on this machine, and a demo of agent-platform-sdk against it.',
+    description:
+      'A conversation of an agent server live in the terminal, a simulated agent platform on this machine, and a demo of agent-platform-sdk against it.',
     epilogue: [LOCAL_ONLY],
   });
   if ('exit' in selected) return selected.exit;
@@ -82,6 +119,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (args.options.json) out(errorJson(error, message, exitCode));
     return exitCode;
   }
+}
+
+/** The process's terminal; Ctrl-C (SIGINT) asks the running command to stop. */
+function terminal(): Terminal {
+  // A reader that stops early (`| head`) closes the pipe: that ends the command, it is not a failure.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    interrupted: new Promise<void>((resolve) => process.once('SIGINT', () => resolve())),
+  };
 }
 
 async function simulate(args: ParsedArgs): Promise<number> {

@@ -90,7 +90,7 @@ async function liveConversation({ info, out, signal }: DemoContext): Promise<str
   const options = { baseUrl: info.agentServer.url, sessionApiKey: info.agentServer.sessionApiKey };
   const conversations = new ConversationsClient(options);
   const events = new EventsClient(options);
-  const conversation = await conversations.start(
+  const conversation = await conversations.create(
     {
       agent: { llm: { model: 'claude-sonnet-4-5' } },
       workspace: { working_dir: 'workspace/project' },

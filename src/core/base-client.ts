@@ -12,8 +12,13 @@ export abstract class BaseClient {
   protected readonly transport: Transport;
   readonly #shown: Record<string, unknown>;
 
-  protected constructor(init: TransportInit, credentials: Record<string, unknown>) {
-    this.transport = new Transport(init);
+  /** `transport` is for a service whose clients add to what every request does (built from `init`). */
+  protected constructor(
+    init: TransportInit,
+    credentials: Record<string, unknown>,
+    transport: Transport = new Transport(init),
+  ) {
+    this.transport = transport;
     const { fetch: _fetch, logger: _logger, headers, ...plain } = init as ClientOptions & TransportInit;
     delete (plain as Partial<TransportInit>).authHeaders;
     delete (plain as Partial<TransportInit>).secrets;

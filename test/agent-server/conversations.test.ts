@@ -63,7 +63,7 @@ const urlOf = (r: Request) => new URL(r.url);
 
 describe('start', () => {
   it('posts a StartConversationRequest with the kinds filled in and returns the ConversationInfo', async () => {
-    const info = await client.start(request);
+    const info = await client.create(request);
     const body = await requests[0]!.json();
     expect(urlOf(requests[0]!).pathname).toBe('/api/conversations');
     expect(body).toEqual({
@@ -84,8 +84,14 @@ describe('start', () => {
   });
 
   it('starting an id that exists returns that conversation (the server answers 200 instead of 201)', async () => {
-    const first = await client.start({ ...request, conversation_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' });
-    const again = await client.start({ ...request, conversation_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' });
+    const first = await client.create({
+      ...request,
+      conversation_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+    });
+    const again = await client.create({
+      ...request,
+      conversation_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+    });
     expect(again.id).toBe(first.id);
     expect(store.conversations.size).toBe(1);
   });
@@ -99,7 +105,7 @@ describe('start', () => {
     [{ ...request, confirmation_policy: { kind: 'Sometimes' } }, 'request.confirmation_policy'],
     [{ ...request, initial_message: { content: [] } }, 'request.initial_message.content'],
   ])('rejects bad input (%#: %s) before any request', async (bad, field) => {
-    const error = (await client.start(bad as never).catch((e: unknown) => e)) as RequestValidationError;
+    const error = (await client.create(bad as never).catch((e: unknown) => e)) as RequestValidationError;
     expect(isRequestValidationError(error)).toBe(true);
     expect(error.issues[0]!.path.join('.')).toBe(field);
     expect(requests).toHaveLength(0);
@@ -124,7 +130,7 @@ describe('start', () => {
         );
       }),
     );
-    const error = await client.start(request).catch((e: unknown) => e);
+    const error = await client.create(request).catch((e: unknown) => e);
     expect(isUnprocessableEntityError(error)).toBe(true);
     const shown =
       JSON.stringify(error) + String((error as Error).message) + JSON.stringify((error as APIError).body);
@@ -268,7 +274,7 @@ describe('lifecycle and its error mapping', () => {
       () => anonymous.delete(id),
       () => anonymous.setTitle(id, 't'),
       () => anonymous.setConfirmationPolicy(id, 'NeverConfirm'),
-      () => anonymous.start(request),
+      () => anonymous.create(request),
     ];
     for (const call of calls) expect(isAuthenticationError(await call().catch((e: unknown) => e))).toBe(true);
   });

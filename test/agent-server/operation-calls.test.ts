@@ -57,7 +57,6 @@ const SAMPLES: Record<string, unknown> = {
 
 /** Per-method overrides where the generic name does not fit. */
 const OVERRIDES: Record<string, unknown[]> = {
-  'conversations.start': [{ agent: { llm: { model: 'm' } }, workspace: { working_dir: '/w' } }],
   'conversations.create': [{ agent_profile_id: 'p', workspace: { working_dir: '/w' } }],
   'conversations.startChild': [ID, { task: 't' }],
   'conversations.navigate': [ID, 'event-1'],

@@ -1,5 +1,4 @@
-import type { WebSocketHandler } from 'msw';
-import { ws } from 'msw/ws';
+import { observeSocketConnections } from '../../src/testing/agent-server/socket-handlers.js';
 import { AgentServerStore, agentServerHandlers, agentServerSocketHandlers } from '../../src/testing.js';
 
 /** What the mock server saw of one websocket connection. */
@@ -29,23 +28,23 @@ export function simulatedServer(
   const store = new AgentServerStore();
   const baseUrl = `http://${host}`;
   const connections: SeenConnection[] = [];
-  const recorder: WebSocketHandler = ws
-    .link(`ws://${host}/sockets/events/:conversationId`)
-    .addEventListener('connection', ({ client, info }) => {
-      const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
-      const seen: SeenConnection = {
-        url: client.url,
-        headers: protocols?.headers ?? {},
-        frames: [],
-        closed: false,
-        client,
-      };
-      connections.push(seen);
-      client.addEventListener('message', (event) => seen.frames.push(String(event.data)));
-      client.addEventListener('close', () => {
-        seen.closed = true;
-      });
+  // Seen from the double's own handler: a second handler would double msw's listeners (observeSocketConnections).
+  observeSocketConnections(baseUrl, ({ client, info, params }) => {
+    if (params.socket !== 'events') return;
+    const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
+    const seen: SeenConnection = {
+      url: client.url,
+      headers: protocols?.headers ?? {},
+      frames: [],
+      closed: false,
+      client,
+    };
+    connections.push(seen);
+    client.addEventListener('message', (event) => seen.frames.push(String(event.data)));
+    client.addEventListener('close', () => {
+      seen.closed = true;
     });
+  });
   const handlers = [
     ...agentServerHandlers({
       baseUrl,
@@ -55,7 +54,6 @@ export function simulatedServer(
       agent: { stepDelayMs: 1 },
     }),
     ...agentServerSocketHandlers({ baseUrl, store, ...options }),
-    recorder,
   ];
   return { baseUrl, store, connections, handlers };
 }

@@ -1,5 +1,4 @@
 import { HttpResponse, http } from 'msw/http';
-import { ws } from 'msw/ws';
 import { describe, expect, it } from 'vitest';
 import type { ReconnectInfo } from '../../src/agent-server/index.js';
 import {
@@ -19,6 +18,7 @@ import {
   isResponseValidationError,
 } from '../../src/core/errors.js';
 import type { Event, MessageEvent } from '../../src/models/index.js';
+import { socketLink } from '../../src/testing/agent-server/socket-handlers.js';
 import { useMswServer } from '../helpers/msw.js';
 import { label, simulatedServer, sleep, until } from './simulated.js';
 
@@ -40,13 +40,13 @@ const hiddenInfo = http.get(
 );
 // Accepts every socket and then says nothing: no full_state, ever. Its REST API works.
 const silentRest = simulatedServer('silent.test', { version: '1.20.0' });
-const silentLink = ws.link('ws://silent.test/sockets/events/:id');
+const silentLink = socketLink('http://silent.test');
 let silentConnections = 0;
 const silent = silentLink.addEventListener('connection', () => {
   silentConnections += 1;
 });
 // Refuses every handshake, while its REST API works (a proxy without websocket support, say).
-const refusingLink = ws.link('ws://refusing.test/sockets/events/:id');
+const refusingLink = socketLink('http://refusing.test');
 let refused = 0;
 const refusing = refusingLink.addEventListener('connection', ({ client }) => {
   refused += 1;

@@ -17,7 +17,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildNodeBundle } from '../../scripts/node-bundle.js';
+import { buildNodeBundle } from '../../build/node-bundle.js';
 import { parseEvent } from '../../src/models/index.js';
 
 const root = new URL('../../', import.meta.url).pathname;

@@ -76,7 +76,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
     it('starts a conversation through the SDK; the initial message always runs', async () => {
       llm.script(BASIC_RUN);
       const body = startBody(server, llm);
-      const info = await conversations.start({
+      const info = await conversations.create({
         agent: body.agent,
         workspace: body.workspace,
         // run: false is what the SDK sends by default; the real server runs an initial message anyway.
@@ -155,7 +155,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
       // Confirmation: the agent proposes a command, the SDK rejects it.
       llm.script([{ toolCalls: [terminal('echo needs-approval')] }, { toolCalls: [finish('ok')] }]);
       const body = startBody(server, llm);
-      const started = await conversations.start({
+      const started = await conversations.create({
         agent: body.agent,
         workspace: body.workspace,
         confirmation_policy: { kind: 'AlwaysConfirm' },

@@ -52,7 +52,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
         ]);
         const requestsBefore = llm.requests.length;
         const body = startBody(server, llm);
-        const info = await conversations.start({ agent: body.agent, workspace: body.workspace });
+        const info = await conversations.create({ agent: body.agent, workspace: body.workspace });
         const received: Event[] = [];
         const opened: string[] = [];
         const subscription = events.subscribe(info.id, {
@@ -127,7 +127,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
         const text = 'Streamed answer in several words.';
         llm.script([{ text }]);
         const body = startBody(server, llm, { stream: true });
-        const info = await conversations.start({ agent: body.agent, workspace: body.workspace });
+        const info = await conversations.create({ agent: body.agent, workspace: body.workspace });
         const deltas: StreamDelta[] = [];
         const received: Event[] = [];
         const subscription = events.subscribe(info.id, { protocol, history: true });

@@ -108,7 +108,7 @@ describe.skipIf(!sessionSocket)(`slow consumer on the real agent server ${versio
 
   it('closed with 1013 slow_consumer: a visible reconnecting reason, then after_seq resumes with nothing lost or repeated', async () => {
     const body = startBody(server, llm);
-    const info = await conversations.start({ agent: body.agent, workspace: body.workspace });
+    const info = await conversations.create({ agent: body.agent, workspace: body.workspace });
     const marker = join(scratch, 'posted');
 
     const reconnects: ReconnectInfo[] = [];

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import * as rootEntry from '../../src/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const ENTRIES = {
@@ -79,6 +80,13 @@ describe('public surface', () => {
       expect(rootNames).toContain(name);
     }
     expect(exports['agent-platform-sdk']).toContain('type Event');
+  });
+
+  // issue 26: 166 runtime values made the root entry a list to search, not a surface to learn. Event-kind
+  // tables, per-kind guards and tree helpers live in ./models; duplicates (one name per operation) are gone.
+  it('keeps the root entry at 120 runtime values or fewer', () => {
+    const values = Object.keys(rootEntry);
+    expect(values.length, values.join(' ')).toBeLessThanOrEqual(120);
   });
 
   it('keeps the schemas available from ./models', () => {

@@ -140,7 +140,7 @@ const RECIPES: Record<string, Record<string, Recipe>> = {
   },
   conversations: {
     start: async (conversations, fx) => {
-      fx.memo.started = (await conversations.start(conversationBody)).id;
+      fx.memo.started = (await conversations.create(conversationBody)).id;
     },
     create: async (conversations) =>
       expect((await conversations.create(conversationBody)).id).toEqual(expect.any(String)),

@@ -57,7 +57,7 @@ function endToEnd(start: () => Promise<Simulator>) {
   it('a conversation runs end to end: start, subscribe, send, live events, history', async () => {
     const { url, sessionApiKey } = sim.info.agentServer;
     const conversations = new ConversationsClient({ baseUrl: url, sessionApiKey, logLevel: 'off' });
-    const started = await conversations.start({
+    const started = await conversations.create({
       agent: { llm: { model: 'simulated/model', api_key: 'sk-never-echoed' } },
       workspace: { working_dir: 'workspace/project' },
     });
@@ -164,7 +164,7 @@ function endToEnd(start: () => Promise<Simulator>) {
       baseUrl: agentServer.url,
       sessionApiKey: agentServer.sessionApiKey,
     });
-    const { id } = await conversations.start({
+    const { id } = await conversations.create({
       agent: { llm: { model: 'claude-sonnet-4-5' } },
       workspace: { working_dir: 'workspace/project' },
     });

@@ -2,7 +2,7 @@ import { CollectionLimitError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
 import { optionsObject, requireNonEmptyString, requireUuid } from '../../core/validate.js';
 import { type ConversationInfo, decodeConversationInfo } from '../conversation-info.js';
-import { ConversationsClient, type StartConversationRequest } from '../conversations-client.js';
+import { ConversationsClient } from '../conversations-client.js';
 import { isAgentServerVersionError } from '../errors.js';
 import type { EventsClient } from '../events-client.js';
 import { invalid } from '../invalid.js';
@@ -19,7 +19,6 @@ const C = '/api/conversations/{conversation_id}';
 
 /** Every method of `client.conversations` and the operation it calls (inherited ones included). */
 export const CONVERSATIONS_OPERATIONS = {
-  start: op('POST', '/api/conversations'),
   create: op('POST', '/api/conversations'),
   get: op('GET', C),
   getMany: op('GET', '/api/conversations'),
@@ -53,21 +52,6 @@ export const CONVERSATIONS_OPERATIONS = {
   workspaceIndex: op('GET', `${C}/workspace`, '1.31.1'),
   workspaceFile: op('GET', `${C}/workspace/{file_path}`, '1.31.1'),
 } as const;
-
-/**
- * What a conversation can start from besides a full `agent` (OpenAPI `StartConversationRequest`): saved agent
- * settings or a saved agent profile. Other fields of the schema pass through.
- */
-export type CreateConversationRequest =
-  | StartConversationRequest
-  | {
-      /** A full agent (checked as `start()` checks it), or leave it out for one of the next two. */
-      agent?: JsonObject;
-      agent_settings?: JsonObject;
-      agent_profile_id?: string;
-      workspace: JsonObject;
-      [field: string]: unknown;
-    };
 
 /** OpenAPI `ForkConversationRequest`. */
 export interface ForkRequest {
@@ -115,33 +99,6 @@ export class ConversationsApi extends ConversationsClient {
     super(options);
     this.#api = api;
     this.#events = events;
-  }
-
-  /**
-   * Starts a conversation from an `agent`, from `agent_settings` or from a saved `agent_profile_id`. With an
-   * `agent`, it is `start()` (checked the same way); otherwise the body goes as given, credentials redacted.
-   */
-  async create(request: CreateConversationRequest, options: RequestOptions = {}): Promise<ConversationInfo> {
-    requireObject(request, 'request');
-    if (request.agent !== undefined) return this.start(request as StartConversationRequest, options);
-    const body = request as JsonObject;
-    if (body.agent_profile_id === undefined && body.agent_settings === undefined) {
-      throw invalid('request.agent', 'one of agent, agent_settings or agent_profile_id is required');
-    }
-    if (body.agent_profile_id !== undefined)
-      requireNonEmptyString(body.agent_profile_id, 'request.agent_profile_id');
-    if (body.agent_settings !== undefined) requireObject(body.agent_settings, 'request.agent_settings');
-    requireObject(body.workspace, 'request.workspace');
-    registerKeys(body, this.#api.addSecret);
-    for (const value of Object.values((body.secrets ?? {}) as JsonObject)) {
-      if (typeof value === 'string') this.#api.addSecret(value);
-    }
-    return this.#api.call(CONVERSATIONS_OPERATIONS.create, {
-      json: body,
-      decode: decodeConversationInfo,
-      retry: false,
-      options,
-    });
   }
 
   /** Several conversations in one request (up to 99); `null` where an id is unknown. */

@@ -30,7 +30,7 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
       return;
     }
     const session = new EventSocketSession(
-      { send: (text) => client.send(text), close: (code, reason) => client.close(code, reason) },
+      { send: sendWhenOpen(client), close: (code, reason) => client.close(code, reason) },
       client.url,
       headerKey,
       simulation,
@@ -39,9 +39,81 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
     client.addEventListener('close', () => session.onClose());
     session.start();
   };
-  const links = [ws.link(`${base}/sockets/events/:conversationId`)];
-  // The session socket exists from 1.45.0 (a handshake elsewhere finds no handler, as a 404 would).
-  if (versionAtLeast(simulation.version, [1, 45, 0]))
-    links.push(ws.link(`${base}/sockets/session/:conversationId`));
-  return links.map((link) => link.addEventListener('connection', onConnection));
+  const hasSessionSocket = versionAtLeast(simulation.version, [1, 45, 0]);
+  // One link for both sockets: msw adds a listener to one shared BroadcastChannel per `ws.link()`, and a test
+  // file with several simulated servers went past Node's limit of ten (MaxListenersExceededWarning).
+  return [
+    socketLink(base).addEventListener('connection', (connection) => {
+      for (const observe of OBSERVERS.get(base) ?? []) observe(connection);
+      const socket = connection.params.socket;
+      // The session socket exists from 1.45.0; a handshake on a path the server lacks is its 404, which a
+      // WebSocket client only sees as close 1006 without `open`.
+      if (socket === 'events' || (socket === 'session' && hasSessionSocket)) onConnection(connection);
+      else connection.client.close(1006, '');
+    }),
+  ];
+}
+
+type Link = ReturnType<typeof ws.link>;
+type Connection = Parameters<Parameters<Link['addEventListener']>[1]>[0];
+
+const LINKS = new Map<string, Link>();
+const OBSERVERS = new Map<string, Set<(connection: Connection) => void>>();
+
+/**
+ * Calls `observe` with every socket connection to the double of `baseUrl`, from the double's own handler (for a
+ * test's recorder). msw adds a listener to its shared BroadcastChannel per handler and connection: a second
+ * handler on the same link doubled them.
+ */
+export function observeSocketConnections(baseUrl: string, observe: (connection: Connection) => void): void {
+  const base = baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws');
+  let set = OBSERVERS.get(base);
+  if (!set) {
+    set = new Set();
+    OBSERVERS.set(base, set);
+  }
+  set.add(observe);
+}
+
+/**
+ * The msw link of `/sockets/{socket}/{conversation_id}` on one server (`params.socket` is `events` or
+ * `session`), made once per base URL so that handlers of one server (the double's, a test's recorder) share it.
+ */
+export function socketLink(base: string): Link {
+  const url = `${base.replace(/\/+$/, '').replace(/^http/, 'ws')}/sockets/:socket/:conversationId`;
+  let link = LINKS.get(url);
+  if (!link) {
+    link = ws.link(url);
+    LINKS.set(url, link);
+  }
+  return link;
+}
+
+/**
+ * `client.send`, holding what is sent before the socket is open behind one `open` listener. msw parks each such
+ * frame behind an `open` listener of its own, so a connect-time replay of more than ten events set off Node's
+ * MaxListenersExceededWarning. msw's client handle does not type its `socket`; without one, frames go straight.
+ */
+function sendWhenOpen(client: { send(data: string): void }): (text: string) => void {
+  const socket = (client as { socket?: WebSocket }).socket;
+  let waiting: string[] | undefined;
+  return (text) => {
+    if (socket?.readyState !== 0 /* CONNECTING */) {
+      client.send(text);
+      return;
+    }
+    if (!waiting) {
+      waiting = [];
+      socket.addEventListener(
+        'open',
+        () => {
+          const frames = waiting ?? [];
+          waiting = undefined;
+          for (const frame of frames) client.send(frame);
+        },
+        { once: true },
+      );
+    }
+    waiting.push(text);
+  };
 }

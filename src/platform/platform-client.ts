@@ -48,6 +48,7 @@ import {
   validateConversationTags,
   validateConversationTagsPatch,
 } from './tags.js';
+import { throttledFetch } from './throttle.js';
 
 /** Options of a call to a conversation URL. */
 export interface ConversationCallOptions extends RequestOptions {
@@ -82,7 +83,11 @@ export class PlatformClient extends BaseClient {
     if (isPlainObject(options) && 'appUrl' in options) {
       throw new RequestValidationError('was renamed baseUrl, as in every client', 'appUrl');
     }
-    const resolved = resolveClientOptions(options, PLATFORM_ENV);
+    const given = resolveClientOptions(options, PLATFORM_ENV);
+    const resolved =
+      given.maxRequestsPerSecond === undefined
+        ? given
+        : { ...given, fetch: throttledFetch(given.maxRequestsPerSecond, given.fetch) };
     const secrets = new SecretRegistry();
     super(
       {

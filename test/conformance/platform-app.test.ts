@@ -8,7 +8,7 @@ import { isNotFoundError, isRequestValidationError } from '../../src/core/errors
 import { PlatformClient } from '../../src/platform/index.js';
 import { newestVersion, requirePeer, versionsUnderTest } from '../peers/peers.js';
 import { freshUserSettingsAndProfiles, secretsRoundTrip } from '../platform/app-settings-scenario.js';
-import { type RealPlatformApp, startRealPlatformApp, throttledFetch } from './platform/app.js';
+import { type RealPlatformApp, startRealPlatformApp } from './platform/app.js';
 import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm.js';
 import { startBody } from './support/scenarios.js';
@@ -27,7 +27,8 @@ for (const { version } of versionsUnderTest('platform-app')) {
       client = new PlatformClient({
         baseUrl: app.url,
         sessionApiKey: 'ignored-in-local-mode',
-        fetch: throttledFetch(),
+        // Below the app's rate limit (10 requests/s per client).
+        maxRequestsPerSecond: 8,
         maxRetries: 2,
         logLevel: 'off',
       });

@@ -88,18 +88,3 @@ export async function startRealPlatformApp(
   }
   return { url, startedInMs: Date.now() - started, log: () => output, close };
 }
-
-/**
- * A `fetch` that starts at most one request every `intervalMs`: the app delays answers above 10 requests/s
- * per client and answers 429 above 20/s (docs/compatibility.md, "Platform app").
- */
-export function throttledFetch(intervalMs = 120): typeof fetch {
-  let next = 0;
-  return async (input, init) => {
-    const now = Date.now();
-    const at = Math.max(now, next);
-    next = at + intervalMs;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
-    return fetch(input, init);
-  };
-}

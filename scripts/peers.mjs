@@ -20,9 +20,14 @@ const matrix = JSON.parse(readFileSync(join(root, 'test/peers/matrix.json'), 'ut
 const requirementsDir = join(root, 'test/peers/requirements');
 export const peersDir = process.env.PEERS_DIR ?? join(root, '.cache/peers');
 const UV_VERSION = '0.13.9';
-const PEER_KEYS = { agentServer: 'agent-server', gateway: 'gateway', tracing: 'tracing' };
+const PEER_KEYS = {
+  agentServer: 'agent-server',
+  gateway: 'gateway',
+  tracing: 'tracing',
+  platformApp: 'platform-app',
+};
 
-const usage = `Usage: npm run peers -- [--all] [--compile] [--json] [--only agent-server|gateway|tracing]
+const usage = `Usage: npm run peers -- [--all] [--compile] [--json] [--only agent-server|gateway|tracing|platform-app]
 
 Creates one Python 3.12 virtual environment per real peer and version under .cache/peers/
 from the pinned requirement files in test/peers/requirements/.

@@ -13,7 +13,7 @@ import type { RequestOptions } from '../core/options.js';
 import { PagedIterable } from '../core/paginate.js';
 import { optionsObject, requireNonEmptyString } from '../core/validate.js';
 import { isEnvReference } from './api-key.js';
-import { isNoDatabaseAnswer } from './gateway-error.js';
+import { isNoDatabaseAnswer, SAVED_NOT_LIVE } from './gateway-error.js';
 import { lintGatewayModelEntry } from './lint-entry.js';
 import type { GatewayModelEntry } from './model-entry.js';
 import { GATEWAY_ENV, type GatewayAdminClientOptions } from './options.js';
@@ -93,7 +93,7 @@ export class GatewayAdminClient extends BaseClient {
       json: entry,
       ...options,
       decode: (input) => addedModelSchema.safeParse(input),
-      mapError: explainNoDatabase,
+      mapError: (error) => explainSavedNotLive(explainNoDatabase(error)),
     });
   }
 
@@ -183,6 +183,8 @@ export class GatewayAdminClient extends BaseClient {
    * Spend-log rows of a time window, page after page: `GET /spend/logs/v2` (beyond the spec). Input of
    * recipe 5 (`reconcileSpend`). Needs the gateway's database: without one the gateway answers 401 "Prisma
    * Client is not initialized", an error whose message says so (`diagnoseGatewayError`: `no-database`).
+   * Rows are written in batches about 10 s after the call; a row that comes again on a later page (new rows
+   * shift the pages) is given once.
    */
   spendLogs(query: SpendLogQuery, options: RequestOptions = {}): PagedIterable<SpendLogRow> {
     const start = gatewayDate(query?.startDate, 'startDate');
@@ -192,10 +194,13 @@ export class GatewayAdminClient extends BaseClient {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
       throw new RequestValidationError('must be an integer from 1 to 100', 'pageSize');
     }
+    // Rows come newest first (docs/compatibility.md, G6): a row written while the pages are read pushes older
+    // rows onto the next page, so a row may come twice; the repeat is dropped. A closed window (an end date at
+    // least one batch interval, about 10 s, in the past) also avoids the rows it would skip.
+    let seen = new Set<string>();
     // Numbered pages: the cursor is the next page's number.
-    return new PagedIterable(async (cursor) => {
-      const page = cursor === undefined ? 1 : Number(cursor);
-      const answer = await this.transport.request({
+    const readPage = (page: number) =>
+      this.transport.request({
         method: 'GET',
         path: 'spend/logs/v2',
         query: { start_date: start, end_date: end, page, page_size: pageSize },
@@ -203,8 +208,18 @@ export class GatewayAdminClient extends BaseClient {
         decode: (input) => spendLogPageSchema.safeParse(input),
         mapError: explainNoDatabase,
       });
-      const last = answer.data.length === 0 || page >= (answer.total_pages ?? page);
-      return { items: answer.data, nextPageId: last ? null : String(page + 1) };
+    return new PagedIterable(async (cursor) => {
+      let page = cursor === undefined ? 1 : Number(cursor);
+      if (page === 1) seen = new Set();
+      // A page of repeats only is skipped (an empty page would end the list).
+      for (;;) {
+        const answer = await readPage(page);
+        const last = answer.data.length === 0 || page >= (answer.total_pages ?? page);
+        const items = answer.data.filter((row) => !seen.has(row.request_id));
+        for (const row of items) seen.add(row.request_id);
+        if (items.length > 0 || last) return { items, nextPageId: last ? null : String(page + 1) };
+        page += 1;
+      }
     });
   }
 }
@@ -234,6 +249,18 @@ function explainNoDatabase(error: APIError): APIError {
   return withMessage(
     error,
     `The gateway has no database (or does not keep models in it), which this endpoint needs; models of such a gateway belong in proxy_config.model_list (it answered ${error.status}: ${readMessage(error)})`,
+  );
+}
+
+/**
+ * G3 (docs/compatibility.md): a newer gateway answers 500 after it stored the model but could not load it into
+ * its router. The row exists: the message says so, so that the caller does not add it again.
+ */
+function explainSavedNotLive(error: APIError): APIError {
+  if (error.status !== 500 || !SAVED_NOT_LIVE.test(readMessage(error))) return error;
+  return withMessage(
+    error,
+    `The model was stored in the gateway's database but this gateway does not serve it (its router could not load it); do not add it again, delete it with deleteModel if it is wrong (it answered 500: ${readMessage(error)})`,
   );
 }
 

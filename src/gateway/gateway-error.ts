@@ -38,6 +38,8 @@ const NO_DATABASE = /No DB Connected|STORE_MODEL_IN_DB|Prisma Client is not init
 // Without a database a key other than the master key cannot be looked up: 400 "No connected db."
 // (type no_db_connection) instead of 401.
 const KEY_NOT_CHECKABLE = /No connected db/i;
+/** Newer gateways (1.108.7; not 1.94.1) after storing a model their own router could not load (G3). */
+export const SAVED_NOT_LIVE = /saved to the database, but the model id\(s\) .* not live/i;
 
 /** True when the gateway refused because it has no database (see {@link diagnoseGatewayError}). */
 export function isNoDatabaseAnswer(error: APIError): boolean {
@@ -49,6 +51,7 @@ export type GatewayFailure =
   | 'model-not-in-list'
   | 'gateway-auth'
   | 'no-database'
+  | 'saved-not-live'
   | 'upstream-auth'
   | 'upstream-model-not-found'
   | 'upstream-endpoint-not-found'
@@ -87,6 +90,12 @@ export function diagnoseGatewayError(error: unknown): GatewayDiagnosis | undefin
       return diagnose(
         'model-not-in-list',
         "the model is not in the built-in gateway's model list: add it (addModel or proxy_config.model_list) or use a listed model_name",
+      );
+    }
+    if (status === 500 && SAVED_NOT_LIVE.test(message)) {
+      return diagnose(
+        'saved-not-live',
+        "the model WAS stored (do not add it again; deleteModel removes it): this gateway's router could not load it, e.g. a provider it does not know; its log says why ('Error upserting deployment')",
       );
     }
     if (NO_DATABASE.test(message)) {

@@ -10,6 +10,11 @@ import { type ForwardingOptions, isForwardedClientHeader } from './forwarded-hea
 
 /** The built-in gateway's own key header (docs/compatibility.md, "Model gateway"). */
 const GATEWAY_KEY_HEADER = 'x-gateway-api-key';
+/** Takes priority over `x-gateway-session-id` as the spend-log session id (docs/compatibility.md, G10). */
+const TRACE_ID_HEADER = 'x-gateway-trace-id';
+/** Any other `x-…-session-id` with such a value is the gateway's last fallback for the session id (G10). */
+const FALLBACK_SESSION_HEADER = /^x-.+-session-id$/;
+const FALLBACK_SESSION_VALUE = /^[A-Za-z0-9_-]{8,}$/;
 
 import type { JsonObject } from './json-value.js';
 import { parseSpendLogsMetadataHeader, spendLogsMetadataHeader } from './spend-metadata.js';
@@ -138,6 +143,25 @@ export function attributionNotes(
         code: 'header-not-forwarded',
         path: ['headers', name],
         message: `${name} is not forwarded: the gateway forwards x-* headers and anthropic-beta, never x-stainless*, credential headers (x-api-key, x-goog-api-key, …) or x-mcp-*`,
+      });
+    }
+    if (lower === TRACE_ID_HEADER) {
+      notes.push({
+        level: 'warning',
+        code: 'trace-id-replaces-session-id',
+        path: ['headers', name],
+        message: `${TRACE_ID_HEADER} takes the place of the conversation id (${SESSION_ID_HEADER}) as the session id of the gateway's spend logs: every conversation of this profile shares its value there`,
+      });
+    } else if (
+      lower !== SESSION_ID_HEADER &&
+      FALLBACK_SESSION_HEADER.test(lower) &&
+      FALLBACK_SESSION_VALUE.test(headers[name] as string)
+    ) {
+      notes.push({
+        level: 'info',
+        code: 'session-id-fallback-unused',
+        path: ['headers', name],
+        message: `the gateway takes ${name} as the spend-log session id only when a call has neither ${TRACE_ID_HEADER} nor ${SESSION_ID_HEADER}; calls of the platform SDK always carry ${SESSION_ID_HEADER}`,
       });
     }
     if (lower === SPEND_LOGS_METADATA_HEADER) {

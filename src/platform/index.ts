@@ -1,4 +1,16 @@
 // Public surface of the platform area (docs/gateway-and-attribution.md: profiles, tags, recipe 5).
+export {
+  type AppSecret,
+  type AppSecretUpdate,
+  type AppSecretWrite,
+  type AppSettings,
+  type AppSettingsUpdate,
+  type LlmProfileActivated,
+  type LlmProfileChanged,
+  type LlmProfileList,
+  type LlmProfileSummary,
+  SECRET_NAME_PATTERN,
+} from './app-settings.js';
 export type { PlatformClientOptions } from './options.js';
 export {
   type ConversationCallOptions,

@@ -7,6 +7,11 @@ export interface PlatformClientOptions extends ClientOptions {
   baseUrl?: string | undefined;
   /** Sent as `X-Session-API-Key`; default `APP_SESSION_API_KEY`. */
   sessionApiKey?: Credential | undefined;
+  /**
+   * At most this many requests a second from this client, evenly spaced (conversation URLs included). The
+   * platform app slows answers above 10/s and answers 429 above 20/s. Default: no limit (a 429 is retried).
+   */
+  maxRequestsPerSecond?: number | undefined;
 }
 
 /** The environment variables `PlatformClient` reads for options left out (docs/getting-started.md). */

@@ -6,6 +6,23 @@ import type { RequestOptions } from '../core/options.js';
 import { PagedIterable } from '../core/paginate.js';
 import { encodePath, Transport } from '../core/transport.js';
 import { describe, isPlainObject } from '../core/validate.js';
+import {
+  type AppSecret,
+  type AppSecretUpdate,
+  type AppSecretWrite,
+  type AppSettings,
+  type AppSettingsUpdate,
+  appSettingsSchema,
+  checkSecretName,
+  type LlmProfileActivated,
+  type LlmProfileChanged,
+  type LlmProfileList,
+  messageSchema,
+  profileActivatedSchema,
+  profileChangedSchema,
+  profileListSchema,
+  secretPageSchema,
+} from './app-settings.js';
 import { splitConversationUrl } from './conversation-url.js';
 import { PLATFORM_ENV, type PlatformClientOptions } from './options.js';
 import {
@@ -31,6 +48,7 @@ import {
   validateConversationTags,
   validateConversationTagsPatch,
 } from './tags.js';
+import { throttledFetch } from './throttle.js';
 
 /** Options of a call to a conversation URL. */
 export interface ConversationCallOptions extends RequestOptions {
@@ -52,8 +70,10 @@ export interface ConversationSearch {
 }
 
 /**
- * The platform application: LLM profiles and conversation tags, plus the conversation search
- * that batch reconciliation needs. Sends `X-Session-API-Key`.
+ * The platform application: the user's settings, LLM profiles and custom secrets, conversation tags (on the
+ * conversation URL, served by the agent server: the app's own conversation records have read-only tags), plus
+ * the conversation search that batch reconciliation needs. Sends `X-Session-API-Key`. The app limits every
+ * client to 10 requests/s (slower answers above, 429 above 20/s; a 429 is retried).
  */
 export class PlatformClient extends BaseClient {
   readonly #options: PlatformClientOptions & { baseUrl: string };
@@ -64,7 +84,11 @@ export class PlatformClient extends BaseClient {
     if (isPlainObject(options) && 'appUrl' in options) {
       throw new RequestValidationError('was renamed baseUrl, as in every client', 'appUrl');
     }
-    const resolved = resolveClientOptions(options, PLATFORM_ENV);
+    const given = resolveClientOptions(options, PLATFORM_ENV);
+    const resolved =
+      given.maxRequestsPerSecond === undefined
+        ? given
+        : { ...given, fetch: throttledFetch(given.maxRequestsPerSecond, given.fetch) };
     const secrets = new SecretRegistry();
     super(
       {
@@ -90,6 +114,7 @@ export class PlatformClient extends BaseClient {
   ): Promise<LlmProfileSaved> {
     checkProfileName(profileName);
     checkProfileWrite(profile);
+    this.#secrets.add(profile.llm.api_key);
     const headers = profile.llm.extra_headers ?? {};
     if (Object.keys(headers).some((name) => name.toLowerCase() === SESSION_ID_HEADER)) {
       this.transport.logger.warn(
@@ -114,6 +139,175 @@ export class PlatformClient extends BaseClient {
       ...options,
       decode: (input) => profileReadSchema.safeParse(input),
     }) as Promise<LlmProfile>;
+  }
+
+  /** Every saved profile and the active one: `GET /api/v1/settings/profiles` (keys never shown). */
+  async listLlmProfiles(options: RequestOptions = {}): Promise<LlmProfileList> {
+    return this.transport.request({
+      method: 'GET',
+      path: 'api/v1/settings/profiles',
+      ...options,
+      decode: (input) => profileListSchema.safeParse(input),
+    });
+  }
+
+  /**
+   * Makes a profile the user's LLM settings: `POST /api/v1/settings/profiles/{name}/activate`. An unknown
+   * profile is a `NotFoundError`.
+   */
+  async activateLlmProfile(profileName: string, options: RequestOptions = {}): Promise<LlmProfileActivated> {
+    checkProfileName(profileName);
+    return this.transport.request({
+      method: 'POST',
+      path: encodePath('api', 'v1', 'settings', 'profiles', profileName, 'activate'),
+      ...options,
+      decode: (input) => profileActivatedSchema.safeParse(input),
+    });
+  }
+
+  /**
+   * Renames a profile, keeping its key and whether it is active: `POST …/profiles/{name}/rename`. An unknown
+   * profile is a `NotFoundError`, a name already taken a `ConflictError`.
+   */
+  async renameLlmProfile(
+    profileName: string,
+    newName: string,
+    options: RequestOptions = {},
+  ): Promise<LlmProfileChanged> {
+    checkProfileName(profileName);
+    checkProfileName(newName, 'newName');
+    return this.transport.request({
+      method: 'POST',
+      path: encodePath('api', 'v1', 'settings', 'profiles', profileName, 'rename'),
+      json: { new_name: newName },
+      ...options,
+      decode: (input) => profileChangedSchema.safeParse(input),
+    });
+  }
+
+  /** Deletes a profile: `DELETE /api/v1/settings/profiles/{name}`. The app answers 200 for an unknown name too. */
+  async deleteLlmProfile(profileName: string, options: RequestOptions = {}): Promise<LlmProfileChanged> {
+    checkProfileName(profileName);
+    return this.transport.request({
+      method: 'DELETE',
+      path: encodePath('api', 'v1', 'settings', 'profiles', profileName),
+      ...options,
+      decode: (input) => profileChangedSchema.safeParse(input),
+    });
+  }
+
+  /**
+   * The user's settings: `GET /api/v1/settings`. A user who never stored settings (a fresh app) is a
+   * `NotFoundError` (`{"error": "Settings not found"}`).
+   */
+  async getSettings(options: RequestOptions = {}): Promise<AppSettings> {
+    return this.transport.request({
+      method: 'GET',
+      path: 'api/v1/settings',
+      ...options,
+      decode: (input) => appSettingsSchema.safeParse(input),
+    }) as Promise<AppSettings>;
+  }
+
+  /**
+   * Stores a partial update: `POST /api/v1/settings` (the app deep-merges `agent_settings_diff` and
+   * `conversation_settings_diff`; whole `agent_settings` / `conversation_settings` objects are a 422). Also what
+   * a fresh app needs once before it saves profiles (`{}` is enough).
+   */
+  async saveSettings(
+    update: AppSettingsUpdate = {},
+    options: RequestOptions = {},
+  ): Promise<{ message: string }> {
+    if (!isPlainObject(update as unknown)) {
+      throw new RequestValidationError(`must be a plain object, got ${describe(update)}`, 'update');
+    }
+    return this.transport.request({
+      method: 'POST',
+      path: 'api/v1/settings',
+      json: update,
+      ...options,
+      decode: (input) => messageSchema.safeParse(input),
+    });
+  }
+
+  /** Creates or overwrites a custom secret: `POST /api/v1/secrets` (201). The value is redacted from logs. */
+  async saveSecret(secret: AppSecretWrite, options: RequestOptions = {}): Promise<{ message: string }> {
+    if (!isPlainObject(secret as unknown)) {
+      throw new RequestValidationError(`must be a plain object, got ${describe(secret)}`, 'secret');
+    }
+    checkSecretName(secret.name, 'secret.name');
+    if (typeof secret.value !== 'string' || secret.value === '') {
+      throw new RequestValidationError('must be a non-empty string', 'secret.value');
+    }
+    this.#secrets.add(secret.value);
+    return this.transport.request({
+      method: 'POST',
+      path: 'api/v1/secrets',
+      json: secret,
+      ...options,
+      decode: (input) => messageSchema.safeParse(input),
+    });
+  }
+
+  /**
+   * Renames a secret or changes its description, keeping its value: `PUT /api/v1/secrets/{name}`. An unknown
+   * secret is a `NotFoundError`; a new name already taken is a `BadRequestError` (the app's 400).
+   */
+  async updateSecret(
+    name: string,
+    update: AppSecretUpdate,
+    options: RequestOptions = {},
+  ): Promise<{ message: string }> {
+    checkSecretName(name);
+    if (!isPlainObject(update as unknown)) {
+      throw new RequestValidationError(`must be a plain object, got ${describe(update)}`, 'update');
+    }
+    checkSecretName(update.name, 'update.name');
+    return this.transport.request({
+      method: 'PUT',
+      path: encodePath('api', 'v1', 'secrets', name),
+      json: update,
+      ...options,
+      decode: (input) => messageSchema.safeParse(input),
+    });
+  }
+
+  /** Deletes a secret: `DELETE /api/v1/secrets/{name}`. An unknown secret is a `NotFoundError`. */
+  async deleteSecret(name: string, options: RequestOptions = {}): Promise<{ message: string }> {
+    checkSecretName(name);
+    return this.transport.request({
+      method: 'DELETE',
+      path: encodePath('api', 'v1', 'secrets', name),
+      ...options,
+      decode: (input) => messageSchema.safeParse(input),
+    });
+  }
+
+  /**
+   * The user's custom secrets (names and descriptions, never values), in name order, page after page:
+   * `GET /api/v1/secrets/search`. `nameContains` filters case-insensitively.
+   */
+  listSecrets(
+    search: { nameContains?: string; pageSize?: number } = {},
+    options: RequestOptions = {},
+  ): PagedIterable<AppSecret> {
+    if (!isPlainObject(search as unknown)) {
+      throw new RequestValidationError(`must be a plain object, got ${describe(search)}`, 'search');
+    }
+    const limit = search.pageSize ?? 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new RequestValidationError('must be an integer from 1 to 100', 'pageSize');
+    }
+    return new PagedIterable(async (pageId) => {
+      const page = await this.transport.request({
+        method: 'GET',
+        path: 'api/v1/secrets/search',
+        query: { name__contains: search.nameContains, limit, page_id: pageId },
+        ...options,
+        decode: (input) => secretPageSchema.safeParse(input),
+      });
+      return { items: page.items, nextPageId: page.next_page_id || null };
+    });
   }
 
   /**

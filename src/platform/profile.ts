@@ -5,8 +5,14 @@ import { describe, hasControlCharacters, isPlainObject, isPrototypeKey } from '.
 export interface LlmProfileWrite {
   /** Keep the stored API key even if the settings key differs. */
   preserve_existing_api_key?: boolean;
+  /**
+   * The app's LLM settings fields (openhands-ai 1.11.0 refuses any other key with 422); the SDK checks the ones
+   * it documents.
+   */
   llm: {
     model: string;
+    /** Stored by the app, never read back (`api_key_set` says whether one is stored); redacted from logs. */
+    api_key?: string;
     base_url?: string;
     /** Header name → string value; sent by the runtime on every LLM call (recipes 2 and 4). */
     extra_headers?: Record<string, string>;
@@ -41,9 +47,9 @@ function isJsonObjectText(text: string): boolean {
 /** The server validates profile names with this pattern (else 422). */
 export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function checkProfileName(name: unknown): string {
+export function checkProfileName(name: unknown, field = 'profileName'): string {
   if (typeof name !== 'string' || !PROFILE_NAME_PATTERN.test(name)) {
-    throw new RequestValidationError('must be 1 to 64 letters, digits, ".", "_" or "-"', 'profileName');
+    throw new RequestValidationError('must be 1 to 64 letters, digits, ".", "_" or "-"', field);
   }
   return name;
 }
@@ -68,6 +74,9 @@ export function checkProfileWrite(profile: LlmProfileWrite): void {
   }
   for (const key of Object.keys(llm).filter(isPrototypeKey)) {
     issues.push({ path: ['llm', key], message: 'is not allowed as a key (it would reach the prototype)' });
+  }
+  if (llm.api_key !== undefined && (typeof llm.api_key !== 'string' || llm.api_key === '')) {
+    issues.push({ path: ['llm', 'api_key'], message: 'must be a non-empty string' });
   }
   if (typeof llm.model !== 'string' || llm.model.trim() === '') {
     issues.push({ path: ['llm', 'model'], message: 'must be a non-empty string' });

@@ -1,8 +1,9 @@
 // Conformance of the gateway area against the real model gateway: two real LiteLLM proxies chained
 // (built-in → external) in front of a fake upstream, the SDK talking to the built-in one through the
 // neutral-name bridge (test/conformance/gateway/). Every version of the matrix; no database (the
-// database-backed endpoints answer as a gateway without one does; their success paths are tested against our
-// doubles in test/gateway/). docs/compatibility.md, "Model gateway", lists what this run showed.
+// database-backed endpoints answer as a gateway without one does; their success paths run against the real
+// gateway with its database in gateway-database.test.ts). docs/compatibility.md, "Model gateway", lists what
+// this run showed.
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, BadRequestError, InternalServerError, isNotFoundError } from '../../src/core/errors.js';

@@ -40,7 +40,7 @@ const client = new GatewayAdminClient({
   logLevel: 'off',
   maxRetryDelay: 5,
 });
-beforeEach(() => store.restart());
+beforeEach(() => store.reset());
 
 const entry = (modelName: string, apiKey = 'sk-upstream-secret-42') =>
   gatewayModelEntry({
@@ -71,10 +71,11 @@ describe('GatewayAdminClient.addModel / listModels', () => {
     expect(await request.json()).toEqual(body);
   });
 
-  it('an API-added model is lost on a gateway restart; configured ones stay', async () => {
-    await client.addModel(entry('ephemeral'));
-    expect((await client.listModels()).map((m) => m.id)).toContain('ephemeral');
+  it('an API-added model survives a gateway restart (it lives in the database); reset empties the database', async () => {
+    await client.addModel(entry('persisted'));
     store.restart();
+    expect((await client.listModels()).map((m) => m.id)).toEqual(['claude-sonnet-4-5', 'persisted']);
+    store.reset();
     expect((await client.listModels()).map((m) => m.id)).toEqual(['claude-sonnet-4-5']);
   });
 

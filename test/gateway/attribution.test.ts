@@ -122,6 +122,22 @@ describe('recipe 2 — per-profile headers', () => {
     expect(extra_headers).toEqual({ 'X-Gateway-Session-Id': 'mine' });
   });
 
+  it('G10: warns that x-gateway-trace-id replaces the conversation id as the spend-log session id', () => {
+    const { notes } = profileExtraHeaders({ headers: { 'X-Gateway-Trace-Id': 'team-trace' } });
+    const note = notes.find((n) => n.code === 'trace-id-replaces-session-id');
+    expect(note).toMatchObject({ level: 'warning', path: ['headers', 'X-Gateway-Trace-Id'] });
+    expect(note?.message).toMatch(/spend logs/);
+  });
+
+  it('G10: says another x-*-session-id is only the fallback the platform SDK never leaves to it', () => {
+    const { notes } = profileExtraHeaders({
+      headers: { 'x-acme-session-id': 'abcdefgh12', 'x-short-session-id': 'abc' },
+    });
+    const fallback = notes.filter((n) => n.code === 'session-id-fallback-unused');
+    expect(fallback.map((n) => n.path)).toEqual([['headers', 'x-acme-session-id']]);
+    expect(fallback[0]?.level).toBe('info');
+  });
+
   it("warns that x-gateway-api-key replaces the caller's key at the built-in gateway", () => {
     const { notes } = profileExtraHeaders({ headers: { 'X-Gateway-Api-Key': 'sk-team' } });
     const note = notes.find((n) => n.code === 'gateway-key-header');

@@ -57,8 +57,7 @@ useMswServer(
 const client = new GatewayAdminClient({ baseUrl: BUILTIN, masterKey: MASTER, logLevel: 'off' });
 beforeEach(() => {
   store.database = true;
-  store.restart();
-  store.spendLogs.length = 0;
+  store.reset();
   received.length = 0;
 });
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export type PeerName = 'agent-server' | 'gateway' | 'tracing';
+export type PeerName = 'agent-server' | 'gateway' | 'tracing' | 'platform-app';
 
 export interface PeerVersion {
   readonly peer: PeerName;
@@ -17,11 +17,16 @@ const root = resolve(import.meta.dirname, '../..');
 export const peersDir = process.env.PEERS_DIR ?? join(root, '.cache/peers');
 
 const matrix = JSON.parse(readFileSync(join(import.meta.dirname, 'matrix.json'), 'utf8')) as Record<
-  'agentServer' | 'gateway' | 'tracing',
+  'agentServer' | 'gateway' | 'tracing' | 'platformApp',
   Omit<PeerVersion, 'peer'>[]
 >;
 
-const keys = { 'agent-server': 'agentServer', gateway: 'gateway', tracing: 'tracing' } as const;
+const keys = {
+  'agent-server': 'agentServer',
+  gateway: 'gateway',
+  tracing: 'tracing',
+  'platform-app': 'platformApp',
+} as const;
 
 /**
  * The versions of one peer that this run covers: `CONFORMANCE_VERSIONS` (comma-separated) when set,

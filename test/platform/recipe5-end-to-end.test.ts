@@ -75,7 +75,8 @@ describe('recipe 5 end to end: tag conversations, call through the gateway, reco
     for await (const c of platform.listConversations()) conversations.push(c);
     const result = reconcileSpend(rows, conversations);
 
-    expect(result.placed.map((p) => p.matchedBy)).toEqual([
+    // Rows come newest first (the real gateway's order), so compare without order.
+    expect(result.placed.map((p) => p.matchedBy).sort()).toEqual([
       'session-id',
       'session-id',
       'session-id',

@@ -18,7 +18,8 @@ const CREATED = 1677610602;
 
 /**
  * Stateful msw handlers for the built-in gateway, answering as the real gateway does
- * (docs/compatibility.md, "Model gateway"): a model added is listed at once and lost on `store.restart()`;
+ * (docs/compatibility.md, "Model gateway"): a model added is listed at once and kept in its database across
+ * `store.restart()` (`store.reset()` empties it); spend rows come newest first;
  * chat completions are forwarded to the external gateway and logged as spend rows; errors use the gateway's
  * envelope; `store.database = false` answers as a gateway without a database.
  */
@@ -184,10 +185,13 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
           { status: 422 },
         );
       }
-      const rows = store.spendLogs.filter((row) => {
-        const at = Date.parse(row.startTime);
-        return at >= start && at <= end;
-      });
+      // Newest first, as the real gateway orders them (docs/compatibility.md, G6).
+      const rows = store.spendLogs
+        .filter((row) => {
+          const at = Date.parse(row.startTime);
+          return at >= start && at <= end;
+        })
+        .sort((a, b) => Date.parse(b.startTime) - Date.parse(a.startTime));
       return HttpResponse.json({
         data: rows.slice((page - 1) * pageSize, page * pageSize),
         total: rows.length,

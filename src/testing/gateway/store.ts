@@ -64,15 +64,29 @@ export class GatewayStore {
     this.restart();
   }
 
-  /** A pod restart: API-added models are lost, the configuration is loaded again. */
+  /**
+   * A pod restart: the configuration is loaded again; models added through the API are kept, since they live in
+   * the gateway's database (docs/compatibility.md, G1: the real gateway with its database persists them).
+   */
   restart(): void {
-    this.models = (this.#config?.model_list ?? []).map((entry) => ({
-      id: crypto.randomUUID(),
-      model_name: entry.model_name,
-      gateway_params: { ...entry.gateway_params },
-      db_model: false,
-    }));
+    const stored = this.models.filter((model) => model.db_model);
+    this.models = [
+      ...(this.#config?.model_list ?? []).map((entry) => ({
+        id: crypto.randomUUID(),
+        model_name: entry.model_name,
+        gateway_params: { ...entry.gateway_params },
+        db_model: false,
+      })),
+      ...stored,
+    ];
     this.forwardClientHeaders = this.#config?.general_settings?.forward_client_headers_to_llm_api === true;
+  }
+
+  /** A new gateway with an empty database: the configured models only, no spend rows. */
+  reset(): void {
+    this.models = [];
+    this.spendLogs = [];
+    this.restart();
   }
 
   addModel(entry: ConfigEntry): StoredGatewayModel {

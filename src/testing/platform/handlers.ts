@@ -1,4 +1,5 @@
 import { HttpResponse, http } from 'msw/http';
+import { appSettingsHandlers, unknownLlmKeys } from './settings-handlers.js';
 import { PlatformStore } from './store.js';
 
 export interface PlatformHandlersOptions {
@@ -26,6 +27,7 @@ export function platformHandlers(options: PlatformHandlersOptions = {}) {
       : undefined;
 
   return [
+    ...appSettingsHandlers(app, store, unauthorized),
     http.post(`${app}/api/v1/settings/profiles/:name`, async ({ request, params }) => {
       const refusal = unauthorized(request);
       if (refusal) return refusal;
@@ -36,6 +38,13 @@ export function platformHandlers(options: PlatformHandlersOptions = {}) {
       const llm = body?.llm as Record<string, unknown> | undefined;
       if (typeof llm !== 'object' || llm === null)
         return validation(['body', 'llm'], 'Input should be an object');
+      // The app's profile model forbids unknown keys (openhands-ai 1.11.0 `StrictLLM`).
+      const unknown = unknownLlmKeys(llm);
+      if (unknown.length > 0) return HttpResponse.json({ detail: unknown }, { status: 422 });
+      // A user who never stored settings cannot save profiles (the real app's 404).
+      if (store.settings === null) {
+        return HttpResponse.json({ detail: 'Settings not found' }, { status: 404 });
+      }
       const headers = llm.extra_headers;
       if (headers !== undefined && headers !== null) {
         for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
@@ -53,11 +62,22 @@ export function platformHandlers(options: PlatformHandlersOptions = {}) {
           { status: 409 },
         );
       }
+      // No key in the body keeps the stored one (the app's GET-edit-POST round trip).
       const keySet = typeof llm.api_key === 'string' && llm.api_key !== '';
+      const { api_key: _key, ...stored } = llm;
       store.profiles.set(name, {
-        llm: { ...llm },
-        api_key_set: keySet || (body?.preserve_existing_api_key === true && existing?.api_key_set === true),
+        llm: stored,
+        api_key_set:
+          (keySet && body?.preserve_existing_api_key !== true) ||
+          (!keySet && existing?.api_key_set === true) ||
+          (body?.preserve_existing_api_key === true && existing?.api_key_set === true),
       });
+      // Overwriting the active profile with other settings clears the active pointer (the app's
+      // reconcile_active_profile): it no longer describes what runs.
+      if (store.activeProfile === name) {
+        const running = (store.settings.agent_settings_diff as { llm?: unknown } | undefined)?.llm;
+        if (JSON.stringify(running) !== JSON.stringify(stored)) store.activeProfile = null;
+      }
       return HttpResponse.json({ name, message: `Profile '${name}' saved` }, { status: 201 });
     }),
     http.get(`${app}/api/v1/settings/profiles/:name`, ({ request, params }) => {

@@ -17,7 +17,18 @@ export interface StoredAppConversation {
   session_api_key: string;
 }
 
+/** A custom secret: its value stays in the app. */
+export interface StoredSecret {
+  value: string;
+  description: string;
+}
+
 export interface PlatformStoreInit {
+  /**
+   * A user who never stored settings, as on a fresh app: `GET /api/v1/settings` and profile writes answer 404
+   * `Settings not found` until settings are stored once. Default false (an existing user).
+   */
+  freshUser?: boolean;
   /** Base URL of the sandbox serving conversation URLs. Default `http://sandbox.test`. */
   sandboxUrl?: string;
   /** Profiles per user (409 beyond). Default 50. */
@@ -28,12 +39,19 @@ export interface PlatformStoreInit {
 export class PlatformStore {
   readonly profiles = new Map<string, StoredProfile>();
   readonly conversations = new Map<string, StoredAppConversation>();
+  readonly secrets = new Map<string, StoredSecret>();
+  /** The user's stored settings (what `POST /api/v1/settings` merged), `null` until stored. */
+  settings: Record<string, unknown> | null;
+  activeProfile: string | null = null;
+  /** Whether the user's running LLM settings hold a key (set by activating a profile that has one). */
+  llmApiKeySet = false;
   readonly sandboxUrl: string;
   readonly maxProfiles: number;
 
   constructor(init: PlatformStoreInit = {}) {
     this.sandboxUrl = (init.sandboxUrl ?? 'http://sandbox.test').replace(/\/+$/, '');
     this.maxProfiles = init.maxProfiles ?? 50;
+    this.settings = init.freshUser ? null : {};
   }
 
   addConversation(fields: Partial<StoredAppConversation> = {}): StoredAppConversation {

@@ -41,7 +41,7 @@ export interface GatewayChain {
 }
 
 /** The external gateway's own config: a company gateway, written by hand with the real names. */
-function externalConfig(upstreamUrl: string): string {
+export function externalConfig(upstreamUrl: string): string {
   const model = (name: string) => ({
     model_name: name,
     litellm_params: {

@@ -12,6 +12,7 @@ import { SimulatedSettings, settingsHandlers } from './settings-handlers.js';
 import { SimulatedGit } from './simulated-git.js';
 import { simulatedShell } from './simulated-shell.js';
 import { AgentServerStore, isUuid, type StoredConversation, type StoredEvent } from './store.js';
+import { versionAtLeast } from './versions.js';
 import { SimulatedFiles } from './workspace-files.js';
 
 export interface AgentServerApiHandlersOptions {
@@ -30,6 +31,8 @@ export interface AgentServerApiHandlersOptions {
   installables?: SimulatedInstallables;
   /** What a command prints; the default is `simulatedShell` over `files` and `git` (nothing real runs). */
   shell?: (command: string, cwd: string) => BashResult;
+  /** The agent-server version whose answers to give where versions differ (default `DEFAULT_AGENT_SERVER_VERSION`). */
+  version?: string;
 }
 
 /**
@@ -96,6 +99,8 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
           return validationError([{ type: 'missing', loc: ['body', 'file'], msg: 'Field required' }]);
         const bytes = new Uint8Array(await file.arrayBuffer());
         files.write(path, bytes);
+        // Before 1.58.0 the answer is the bare `Success` model: the real servers send no `file_size`.
+        if (!versionAtLeast(options.version, [1, 58, 0])) return HttpResponse.json({ success: true });
         return HttpResponse.json({ success: true, file_size: bytes.byteLength });
       }),
     ),

@@ -211,7 +211,16 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
       if (denied) return denied;
       const target = conversation(params);
       runner.stop(target.id);
-      if (target.info.execution_status === 'running') store.setStatus(target.id, 'paused');
+      if (target.info.execution_status === 'running') {
+        // As the real server (1.58.2) records it: an InterruptEvent, then the run is `paused`.
+        store.publish(target.id, {
+          id: crypto.randomUUID(),
+          timestamp: store.timestamp(),
+          source: 'user',
+          kind: 'InterruptEvent',
+        });
+        store.setStatus(target.id, 'paused');
+      }
       return success();
     }),
     http.post(`${base}/api/conversations/:conversationId/fork`, async ({ request, params }) => {

@@ -111,9 +111,11 @@ describe('the real corpus', () => {
         );
       const withParent = events.filter((e) => typeof e.parent_id === 'string');
       if (withParent.length === 0) return; // servers before 1.31 and 1.31.2 to 1.36 do not send parent_id
-      // The system prompt starts the chain. With hooks, 1.58.2 first writes a `hook_config` state update without
-      // `parent_id`, and the system prompt's `parent_id` is the sentinel "__root__".
-      const root = events.find((event) => event.kind === 'SystemPromptEvent') ?? events[0];
+      // The chains end where the system prompt's does. With hooks the first event is a `hook_config` state
+      // update without `parent_id`: 1.31.1 chains the system prompt to it, 1.37.1 and later give the system prompt the
+      // sentinel parent "__root__" (no event has that id), so the chain ends at the system prompt.
+      const prompt = events.find((event) => event.kind === 'SystemPromptEvent') ?? events[0];
+      const root = prompt && (parentChain(prompt, events).at(-1) ?? prompt);
       for (const event of withParent) {
         const chain = parentChain(event, events);
         // Parallel tool calls chain one after another: an observation's parent is not always its action.

@@ -79,6 +79,7 @@ const S69 = new Set(["content","is_error","command","kind"]);
 const S70 = new Set(["content","is_error","command","path","prev_exist","old_content","new_content","kind"]);
 const S71 = new Set(["content","is_error","file_path","is_new_file","replacements_made","old_content","new_content","kind"]);
 const S72 = new Set(["content","is_error","dir_path","entries","total_count","is_truncated","kind"]);
+const R0 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d))|(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)$/;
 const S73 = new Set(["content","is_error","file_path","file_content","is_truncated","lines_shown","total_lines","kind"]);
 const S74 = new Set(["content","is_error","file_path","is_new_file","old_content","new_content","kind"]);
 const S75 = new Set(["content","is_error","files","pattern","search_path","truncated","kind"]);
@@ -4190,6 +4191,29 @@ return true;
 });
 const c264 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["is_directory"];
+if (!(f2 !== undefined && typeof f2 === "boolean")) return false;
+const f3 = v["size"];
+if (!(f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3)))) return false;
+const f4 = v["modified_time"];
+if (!(f4 !== undefined && (typeof f4 === "string" && R0.test(f4)))) return false;
+return true;
+});
+const c265 = (function (v) {
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c264(e))) return false;
+}
+return true;
+});
+const c266 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S72.has(k)) return false;
 const f0 = v["content"];
 if (!((f0 !== undefined && c245(f0)))) return false;
@@ -4198,7 +4222,7 @@ if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["dir_path"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["entries"];
-if (!((f3 !== undefined && c101(f3)))) return false;
+if (!((f3 !== undefined && c265(f3)))) return false;
 const f4 = v["total_count"];
 if (!((f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4))))) return false;
 const f5 = v["is_truncated"];
@@ -4207,7 +4231,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ListDirectoryObservation"))) return false;
 return true;
 });
-const c265 = (function (v) {
+const c267 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S73.has(k)) return false;
 const f0 = v["content"];
@@ -4228,7 +4252,7 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "ReadFileObservation"))) return false;
 return true;
 });
-const c266 = (function (v) {
+const c268 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S74.has(k)) return false;
 const f0 = v["content"];
@@ -4247,7 +4271,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WriteFileObservation"))) return false;
 return true;
 });
-const c267 = (function (v) {
+const c269 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S75.has(k)) return false;
 const f0 = v["content"];
@@ -4266,7 +4290,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "GlobObservation"))) return false;
 return true;
 });
-const c268 = (function (v) {
+const c270 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S76.has(k)) return false;
 const f0 = v["content"];
@@ -4287,7 +4311,7 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "GrepObservation"))) return false;
 return true;
 });
-const c269 = (function (v) {
+const c271 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S70.has(k)) return false;
 const f0 = v["content"];
@@ -4308,7 +4332,7 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorObservation"))) return false;
 return true;
 });
-const c270 = (function (v) {
+const c272 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S77.has(k)) return false;
 const f0 = v["content"];
@@ -4325,7 +4349,7 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "TaskObservation"))) return false;
 return true;
 });
-const c271 = (function (v) {
+const c273 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S78.has(k)) return false;
 const f0 = v["content"];
@@ -4340,7 +4364,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskTrackerObservation"))) return false;
 return true;
 });
-const c272 = (function (v) {
+const c274 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S79.has(k)) return false;
 const f0 = v["content"];
@@ -4361,7 +4385,7 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "TerminalObservation"))) return false;
 return true;
 });
-const c273 = (function (v) {
+const c275 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S80.has(k)) return false;
 const f0 = v["content"];
@@ -4378,7 +4402,7 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "ConsultTomObservation"))) return false;
 return true;
 });
-const c274 = (function (v) {
+const c276 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S81.has(k)) return false;
 const f0 = v["content"];
@@ -4393,7 +4417,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "SleeptimeComputeObservation"))) return false;
 return true;
 });
-const c275 = (function (v) {
+const c277 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S82.has(k)) return false;
 const f0 = v["content"];
@@ -4408,7 +4432,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "WorkflowObservation"))) return false;
 return true;
 });
-const c276 = (function (v) {
+const c278 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "MCPToolObservation": return c249(v);
@@ -4426,22 +4450,22 @@ case "StartChildConversationObservation": return c260(v);
 case "DelegateObservation": return c261(v);
 case "FileEditorObservation": return c262(v);
 case "EditObservation": return c263(v);
-case "ListDirectoryObservation": return c264(v);
-case "ReadFileObservation": return c265(v);
-case "WriteFileObservation": return c266(v);
-case "GlobObservation": return c267(v);
-case "GrepObservation": return c268(v);
-case "PlanningFileEditorObservation": return c269(v);
-case "TaskObservation": return c270(v);
-case "TaskTrackerObservation": return c271(v);
-case "TerminalObservation": return c272(v);
-case "ConsultTomObservation": return c273(v);
-case "SleeptimeComputeObservation": return c274(v);
-case "WorkflowObservation": return c275(v);
+case "ListDirectoryObservation": return c266(v);
+case "ReadFileObservation": return c267(v);
+case "WriteFileObservation": return c268(v);
+case "GlobObservation": return c269(v);
+case "GrepObservation": return c270(v);
+case "PlanningFileEditorObservation": return c271(v);
+case "TaskObservation": return c272(v);
+case "TaskTrackerObservation": return c273(v);
+case "TerminalObservation": return c274(v);
+case "ConsultTomObservation": return c275(v);
+case "SleeptimeComputeObservation": return c276(v);
+case "WorkflowObservation": return c277(v);
 default: return false;
 }
 });
-const c277 = (function (v) {
+const c279 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S59.has(k)) return false;
 const f0 = v["id"];
@@ -4457,7 +4481,7 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["tool_call_id"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["observation"];
-if (!(f6 !== undefined && c276(f6))) return false;
+if (!(f6 !== undefined && c278(f6))) return false;
 const f7 = v["action_id"];
 if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
 const f8 = v["extended_content"];
@@ -4466,7 +4490,7 @@ const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "ObservationEvent"))) return false;
 return true;
 });
-const c278 = (function (v) {
+const c280 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S83.has(k)) return false;
 const f0 = v["id"];
@@ -4491,7 +4515,7 @@ const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "UserRejectObservation"))) return false;
 return true;
 });
-const c279 = (function (v) {
+const c281 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
@@ -4499,7 +4523,7 @@ if (!(e !== undefined && c169(e))) return false;
 }
 return true;
 });
-const c280 = (function (v) {
+const c282 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S84.has(k)) return false;
 const f0 = v["id"];
@@ -4513,14 +4537,14 @@ if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["system_prompt"];
 if (!(f4 !== undefined && c191(f4))) return false;
 const f5 = v["tools"];
-if (!(f5 !== undefined && c279(f5))) return false;
+if (!(f5 !== undefined && c281(f5))) return false;
 const f6 = v["dynamic_context"];
 if (!((f6 === undefined || (f6 === null || c191(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "SystemPromptEvent"))) return false;
 return true;
 });
-const c281 = (function (v) {
+const c283 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S85.has(k)) return false;
 const f0 = v["id"];
@@ -4543,7 +4567,7 @@ const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "SecurityAnalysisEvent"))) return false;
 return true;
 });
-const c282 = (function (v) {
+const c284 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S86.has(k)) return false;
 const f0 = v["id"];
@@ -4562,7 +4586,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "StreamingDeltaEvent"))) return false;
 return true;
 });
-const c283 = (function (v) {
+const c285 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S87.has(k)) return false;
 const f0 = v["id"];
@@ -4581,7 +4605,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TokenEvent"))) return false;
 return true;
 });
-const c284 = (function (v) {
+const c286 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S9.has(k)) return false;
 const f0 = v["id"];
@@ -4596,7 +4620,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "InterruptEvent"))) return false;
 return true;
 });
-const c285 = (function (v) {
+const c287 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S9.has(k)) return false;
 const f0 = v["id"];
@@ -4611,7 +4635,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "PauseEvent"))) return false;
 return true;
 });
-const c286 = (function (v) {
+const c288 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "ServerErrorEvent": return c181(v);
@@ -4626,25 +4650,25 @@ case "LLMCompletionLogEvent": return c190(v);
 case "ActionEvent": return c243(v);
 case "MessageEvent": return c247(v);
 case "AgentErrorEvent": return c248(v);
-case "ObservationEvent": return c277(v);
-case "UserRejectObservation": return c278(v);
-case "SystemPromptEvent": return c280(v);
-case "SecurityAnalysisEvent": return c281(v);
-case "StreamingDeltaEvent": return c282(v);
-case "TokenEvent": return c283(v);
-case "InterruptEvent": return c284(v);
-case "PauseEvent": return c285(v);
+case "ObservationEvent": return c279(v);
+case "UserRejectObservation": return c280(v);
+case "SystemPromptEvent": return c282(v);
+case "SecurityAnalysisEvent": return c283(v);
+case "StreamingDeltaEvent": return c284(v);
+case "TokenEvent": return c285(v);
+case "InterruptEvent": return c286(v);
+case "PauseEvent": return c287(v);
 default: return false;
 }
 });
-const c287 = (function (v) {
+const c289 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 return true;
 });
-const c288 = (function (v) {
+const c290 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model"];
@@ -4667,7 +4691,7 @@ const f8 = v["response_id"];
 if (!((f8 !== undefined && (typeof f8 === "string")))) return false;
 return true;
 });
-const c289 = (function (v) {
+const c291 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model"];
@@ -4676,25 +4700,6 @@ const f1 = v["cost"];
 if (!(f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 >= 0))) return false;
 const f2 = v["timestamp"];
 if (!((f2 === undefined || (typeof f2 === "number" && Number.isFinite(f2))))) return false;
-return true;
-});
-const c290 = (function (v) {
-if (!Array.isArray(v)) return false;
-for (let i = 0; i < v.length; i++) {
-const e = v[i];
-if (!(e !== undefined && c289(e))) return false;
-}
-return true;
-});
-const c291 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["model"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["latency"];
-if (!(f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 >= 0))) return false;
-const f2 = v["response_id"];
-if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 return true;
 });
 const c292 = (function (v) {
@@ -4706,14 +4711,33 @@ if (!(e !== undefined && c291(e))) return false;
 return true;
 });
 const c293 = (function (v) {
-if (!Array.isArray(v)) return false;
-for (let i = 0; i < v.length; i++) {
-const e = v[i];
-if (!(e !== undefined && c288(e))) return false;
-}
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["model"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["latency"];
+if (!(f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 >= 0))) return false;
+const f2 = v["response_id"];
+if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 return true;
 });
 const c294 = (function (v) {
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c293(e))) return false;
+}
+return true;
+});
+const c295 = (function (v) {
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c290(e))) return false;
+}
+return true;
+});
+const c296 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model_name"];
@@ -4723,29 +4747,13 @@ if (!((f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 
 const f2 = v["max_budget_per_task"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2)))))) return false;
 const f3 = v["accumulated_token_usage"];
-if (!((f3 === undefined || (f3 === null || c288(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c290(f3))))) return false;
 const f4 = v["costs"];
-if (!((f4 === undefined || c290(f4)))) return false;
+if (!((f4 === undefined || c292(f4)))) return false;
 const f5 = v["response_latencies"];
-if (!((f5 === undefined || c292(f5)))) return false;
+if (!((f5 === undefined || c294(f5)))) return false;
 const f6 = v["token_usages"];
-if (!((f6 === undefined || c293(f6)))) return false;
-return true;
-});
-const c295 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-for (const k in v) {
-const e = v[k];
-if (!(e !== undefined && c294(e))) return false;
-}
-return true;
-});
-const c296 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["usage_to_metrics"];
-if (!((f0 !== undefined && c295(f0)))) return false;
+if (!((f6 === undefined || c295(f6)))) return false;
 return true;
 });
 const c297 = (function (v) {
@@ -4753,26 +4761,42 @@ if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
 const e = v[k];
-if (!(e !== undefined && c287(e))) return false;
+if (!(e !== undefined && c296(e))) return false;
 }
 return true;
 });
 const c298 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["secret_sources"];
+const f0 = v["usage_to_metrics"];
 if (!((f0 !== undefined && c297(f0)))) return false;
 return true;
 });
 const c299 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
+for (const k in v) {
+const e = v[k];
+if (!(e !== undefined && c289(e))) return false;
+}
+return true;
+});
+const c300 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["secret_sources"];
+if (!((f0 !== undefined && c299(f0)))) return false;
+return true;
+});
+const c301 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["agent"];
-if (!(f1 !== undefined && c287(f1))) return false;
+if (!(f1 !== undefined && c289(f1))) return false;
 const f2 = v["workspace"];
-if (!(f2 !== undefined && c287(f2))) return false;
+if (!(f2 !== undefined && c289(f2))) return false;
 const f3 = v["persistence_dir"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
 const f4 = v["max_iterations"];
@@ -4782,9 +4806,9 @@ if (!((f5 !== undefined && typeof f5 === "boolean"))) return false;
 const f6 = v["execution_status"];
 if (!((f6 !== undefined && S88.has(f6)))) return false;
 const f7 = v["confirmation_policy"];
-if (!((f7 !== undefined && c287(f7)))) return false;
+if (!((f7 !== undefined && c289(f7)))) return false;
 const f8 = v["security_analyzer"];
-if (!((f8 === undefined || (f8 === null || c287(f8))))) return false;
+if (!((f8 === undefined || (f8 === null || c289(f8))))) return false;
 const f9 = v["activated_knowledge_skills"];
 if (!((f9 !== undefined && c3(f9)))) return false;
 const f10 = v["blocked_actions"];
@@ -4794,9 +4818,9 @@ if (!((f11 !== undefined && c55(f11)))) return false;
 const f12 = v["last_user_message_id"];
 if (!((f12 === undefined || (f12 === null || (typeof f12 === "string"))))) return false;
 const f13 = v["stats"];
-if (!((f13 === undefined || c296(f13)))) return false;
+if (!((f13 === undefined || c298(f13)))) return false;
 const f14 = v["secret_registry"];
-if (!((f14 === undefined || c298(f14)))) return false;
+if (!((f14 === undefined || c300(f14)))) return false;
 const f15 = v["agent_state"];
 if (!((f15 !== undefined && c10(f15)))) return false;
 return true;
@@ -4805,10 +4829,10 @@ return true;
 /** The predicate of each schema parse.ts checks. */
 export const identityChecks: Readonly<Record<string, (value: unknown) => boolean>> = {
   lenientEvent: c180,
-  strictEvent: c286,
+  strictEvent: c288,
   lenientAction: c72,
   strictAction: c241,
   lenientObservation: c117,
-  strictObservation: c276,
-  conversationState: c299,
+  strictObservation: c278,
+  conversationState: c301,
 };

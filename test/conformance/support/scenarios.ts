@@ -199,16 +199,25 @@ export interface Scenario {
   readonly afterOpenApi?: boolean;
 }
 
-/** Calls `route` on the conversation while the agent waits on its first LLM answer, then lets the LLM answer. */
+/**
+ * Calls `route` on the conversation while the agent waits on its first LLM answer, then lets the LLM answer.
+ * The call is not awaited before the release: servers before 1.36 answer `pause` only once the running step ends
+ * (docs/compatibility.md A12), which needs the LLM's answer.
+ */
 const midRun =
   (route: 'pause' | 'interrupt') => async (server: RealAgentServer, llm: FakeLlm, id: string) => {
     try {
       await llm.waitForRequests(1, 30_000);
-      const answer = await call(server, 'POST', `/api/conversations/${id}/${route}`);
-      if (answer.status >= 300) throw new Error(`${route}: ${answer.status} ${answer.text.slice(0, 500)}`);
-    } finally {
+    } catch (error) {
       llm.release();
+      throw error;
     }
+    const answer = call(server, 'POST', `/api/conversations/${id}/${route}`);
+    // Let the request reach the server before the step can go on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    llm.release();
+    const { status, text } = await answer;
+    if (status >= 300) throw new Error(`${route}: ${status} ${text.slice(0, 500)}`);
   };
 
 const call_ = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });

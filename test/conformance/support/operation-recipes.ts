@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { type AgentServerClient, isNotFoundError } from '../../../src/index.js';
 import type { RealAgentServer } from './agent-server.js';
 import type { FakeLlm } from './fake-llm.js';
-import { finish } from './fake-llm.js';
+import { finish, terminal } from './fake-llm.js';
 import { compareVersions } from './record.js';
 import { settle, startBody } from './scenarios.js';
 
@@ -205,6 +205,15 @@ export const RECIPES: Record<string, Recipe> = {
       expect((await client.conversations.get(fork.id)).title).toBe(titled ? 'forked' : null);
     },
   },
+  'conversations: askAgent': {
+    uses: ['conversations.askAgent'],
+    run: async ({ client, llm, memo }) => {
+      llm.script([{ text: 'A side answer.' }]);
+      expect(await client.conversations.askAgent(memo.conversation as string, 'what did you do?')).toEqual(
+        expect.any(String),
+      );
+    },
+  },
   'files: downloadTrajectory': {
     uses: ['files.downloadTrajectory'],
     run: async ({ client, memo }) => {
@@ -217,6 +226,88 @@ export const RECIPES: Record<string, Recipe> = {
     run: async ({ client, memo }) => {
       await client.conversations.delete(memo.conversation as string);
       await expect(client.conversations.get(memo.conversation as string)).rejects.toSatisfy(isNotFoundError);
+    },
+  },
+  'events: send and respondToConfirmation; conversations: run, setConfirmationPolicy, count by status': {
+    uses: [
+      'events.send',
+      'events.respondToConfirmation',
+      'conversations.run',
+      'conversations.setConfirmationPolicy',
+      'conversations.count',
+    ],
+    run: async ({ client, server, llm }) => {
+      llm.script([{ toolCalls: [terminal('echo approved')] }, { toolCalls: [finish('Approved and done.')] }]);
+      const { initial_message: _none, ...body } = startBody(server, llm, { confirm: true });
+      const { id } = await client.conversations.create(body);
+      await client.events.send(id, { role: 'user', content: [{ type: 'text', text: 'go' }] });
+      await client.conversations.run(id).catch(() => undefined); // a run the message already started: 409
+      expect(await settle(server, id)).toBe('waiting_for_confirmation');
+      await client.events.respondToConfirmation(id, { accept: true });
+      // The status leaves waiting_for_confirmation a moment after the answer.
+      expect(
+        await client.conversations.waitUntil(id, ['finished', 'error', 'idle'], { timeout: 30_000 }),
+      ).toBe('finished');
+      await client.conversations.setConfirmationPolicy(id, { kind: 'NeverConfirm' });
+      expect(await client.conversations.count({ status: 'finished' })).toBeGreaterThan(0);
+    },
+  },
+  'conversations: pause mid-run': {
+    uses: ['conversations.pause', 'conversations.create'],
+    run: async ({ client, server, llm }) => {
+      llm.script([{ toolCalls: [terminal('echo one')] }, { toolCalls: [finish('paused too late')] }]);
+      llm.hold();
+      const { id } = await client.conversations.create(startBody(server, llm));
+      await llm.waitForRequests(llm.requests.length + 1, 30_000).catch(() => undefined);
+      // Servers before 1.36 answer pause when the running step ends: release the LLM while it waits.
+      const paused = client.conversations.pause(id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      llm.release();
+      await paused;
+      expect(await settle(server, id)).toMatch(/^(paused|finished)$/);
+    },
+  },
+  'conversations: interrupt': {
+    uses: ['conversations.interrupt', 'conversations.create'],
+    run: async ({ client, server, llm }) => {
+      llm.script([{ toolCalls: [terminal('echo one')] }, { toolCalls: [finish('never reached')] }]);
+      llm.hold();
+      const { id } = await client.conversations.create(startBody(server, llm));
+      try {
+        await llm.waitForRequests(llm.requests.length + 1, 30_000).catch(() => undefined);
+        await client.conversations.interrupt(id);
+      } finally {
+        llm.release();
+      }
+      expect(await settle(server, id)).not.toBe('running');
+    },
+  },
+  'vscode: url and status (disabled)': {
+    uses: ['vscode.url', 'vscode.status'],
+    run: async ({ client }) => {
+      expect(await client.vscode.url()).toBeNull(); // OH_ENABLE_VSCODE=false
+      expect(typeof (await client.vscode.status())).toBe('object');
+    },
+  },
+  'mcp: test a server that cannot start': {
+    uses: ['mcp.test'],
+    run: async ({ client }) =>
+      expect(
+        await client.mcp.test({ server: { type: 'stdio', command: 'definitely-not-a-command' }, timeout: 5 }),
+      ).toMatchObject({ ok: false }),
+  },
+  'llm: models and verified models': {
+    uses: ['llm.models', 'llm.verifiedModels'],
+    run: async ({ client }) => {
+      expect(typeof (await client.llm.models({ provider: 'openai' }))).toBe('object');
+      expect(typeof (await client.llm.verifiedModels())).toBe('object');
+    },
+  },
+  'agentProfiles and metaProfiles: list': {
+    uses: ['agentProfiles.list', 'metaProfiles.list'],
+    run: async ({ client }) => {
+      expect(Array.isArray((await client.agentProfiles.list()).profiles)).toBe(true);
+      expect(Array.isArray((await client.metaProfiles.list()).meta_profiles)).toBe(true);
     },
   },
   'settings: get, agentSchema, conversationSchema': {

@@ -54,7 +54,7 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
   const key = options.sessionApiKey;
   const runner = agentRunnerFor(store);
-  const ctx = doubleContext(base, store, key);
+  const ctx = doubleContext(base, store, key, options.version);
 
   /** Auth and, for runtime routes, the conversation; `undefined` means go on. */
   const guard = (request: Request, params: Record<string, unknown>): Response | undefined => {

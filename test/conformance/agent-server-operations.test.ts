@@ -14,12 +14,17 @@ import { RECIPES, type RecipeContext } from './support/operation-recipes.js';
 
 type Document = { paths: Record<string, Record<string, unknown>> };
 
-/** The server-wide operation of `namespace.method` (a table entry may list a conversation-runtime variant too). */
+/**
+ * The operation of `namespace.method`: the server-wide one, or with `@runtime` the conversation-runtime variant
+ * (a table entry lists both).
+ */
 function operationOf(key: string): Operation {
-  const [namespace, method] = key.split('.') as [string, string];
+  const [name, variant] = key.split('@') as [string, string | undefined];
+  const [namespace, method] = name.split('.') as [string, string];
   const entry = AGENT_SERVER_OPERATIONS[namespace]?.[method];
-  if (entry === undefined) throw new Error(`no operation ${key} in AGENT_SERVER_OPERATIONS`);
-  return Array.isArray(entry) ? (entry[0] as Operation) : (entry as Operation);
+  const operation = Array.isArray(entry) ? entry[variant === 'runtime' ? 1 : 0] : entry;
+  if (operation === undefined) throw new Error(`no operation ${key} in AGENT_SERVER_OPERATIONS`);
+  return operation as Operation;
 }
 
 for (const { version } of versionsUnderTest('agent-server')) {

@@ -19,7 +19,10 @@ export interface RecipeContext {
 }
 
 export interface Recipe {
-  /** `namespace.method` keys of AGENT_SERVER_OPERATIONS (their server-wide operation) the recipe calls. */
+  /**
+   * `namespace.method` keys of AGENT_SERVER_OPERATIONS the recipe calls: their server-wide operation, or with
+   * `@runtime` the conversation-runtime variant (`client.conversation(id).files`, …).
+   */
   readonly uses: readonly string[];
   readonly run: (context: RecipeContext) => Promise<void>;
 }
@@ -205,6 +208,53 @@ export const RECIPES: Record<string, Recipe> = {
       expect((await client.conversations.get(fork.id)).title).toBe(titled ? 'forked' : null);
     },
   },
+  'conversation runtime: files, bash and git through client.conversation(id)': {
+    uses: ['files.upload@runtime', 'files.download@runtime', 'bash.execute@runtime', 'git.changes@runtime'],
+    run: async ({ client, server, memo }) => {
+      const conversation = client.conversation(memo.conversation as string);
+      const path = `${server.workspaceDir}/runtime/data.bin`;
+      await conversation.files.upload(path, binary);
+      expect(sha(await conversation.files.download(path))).toBe(sha(binary));
+      expect((await conversation.bash.execute('pwd')).stdout?.trim()).toBe(server.workspaceDir);
+      expect(Array.isArray(await conversation.git.changes(memo.repo as string))).toBe(true);
+    },
+  },
+  'conversations: workspaceIndex and workspaceFile': {
+    uses: ['conversations.workspaceFile', 'files.upload'],
+    run: async ({ client, server, memo }) => {
+      await client.files.upload(`${server.workspaceDir}/served/page.bin`, binary);
+      const bytes = await client.conversations.workspaceFile(memo.conversation as string, 'served/page.bin');
+      expect(sha(bytes)).toBe(sha(binary));
+    },
+  },
+  'conversations: updateSecrets and setSecurityAnalyzer': {
+    uses: ['conversations.updateSecrets', 'conversations.setSecurityAnalyzer'],
+    run: async ({ client, memo }) => {
+      await client.conversations.updateSecrets(memo.conversation as string, {
+        EXTRA_TOKEN: 'sk-extra-secret-1',
+      });
+      await client.conversations.setSecurityAnalyzer(memo.conversation as string, null);
+    },
+  },
+  'conversations: switchLlm and navigate': {
+    uses: ['conversations.switchLlm', 'conversations.navigate'],
+    run: async ({ client, llm, memo }) => {
+      const id = memo.conversation as string;
+      await client.conversations.switchLlm(id, {
+        model: 'openai/other',
+        api_key: 'sk-other',
+        base_url: llm.baseUrl,
+      });
+      expect((await client.conversations.navigate(id, null)).id).toBe(id);
+    },
+  },
+  'conversations: runtime': {
+    uses: ['conversations.runtime'],
+    run: async ({ client, memo }) =>
+      expect(typeof (await client.conversations.runtime(memo.conversation as string)).runtime_status).toBe(
+        'string',
+      ),
+  },
   'conversations: askAgent': {
     uses: ['conversations.askAgent'],
     run: async ({ client, llm, memo }) => {
@@ -353,6 +403,16 @@ export const RECIPES: Record<string, Recipe> = {
       await client.profiles.rename('conformance', 'conformance-2');
       await client.profiles.delete('conformance-2');
       await expect(client.profiles.get('conformance-2')).rejects.toSatisfy(isNotFoundError);
+    },
+  },
+  // `profiles.validate` is left out: it asks the model's provider, which no test reaches (1.44.1 waits until the
+  // client's timeout).
+  'profiles: activate': {
+    uses: ['profiles.save', 'profiles.activate', 'profiles.delete'],
+    run: async ({ client }) => {
+      await client.profiles.save('checked', { llm: { model: 'openai/x', api_key: 'sk-profile-secret' } });
+      expect(typeof (await client.profiles.activate('checked'))).toBe('object');
+      await client.profiles.delete('checked');
     },
   },
   'workspaces: add, list, delete': {

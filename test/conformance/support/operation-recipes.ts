@@ -4,7 +4,7 @@
 // answers checked are each version's own. Recipes run in order and share a memo (an id one makes, the next uses).
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { type AgentServerClient, isNotFoundError } from '../../../src/index.js';
+import { type AgentServerClient, isNotFoundError, isUnprocessableEntityError } from '../../../src/index.js';
 import type { RealAgentServer } from './agent-server.js';
 import type { FakeLlm } from './fake-llm.js';
 import { finish, terminal } from './fake-llm.js';
@@ -413,6 +413,26 @@ export const RECIPES: Record<string, Recipe> = {
       await client.profiles.save('checked', { llm: { model: 'openai/x', api_key: 'sk-profile-secret' } });
       expect(typeof (await client.profiles.activate('checked'))).toBe('object');
       await client.profiles.delete('checked');
+    },
+  },
+  'agentProfiles: save (an LLM profile reference is required), get, rename, delete': {
+    uses: [
+      'agentProfiles.save',
+      'agentProfiles.get',
+      'agentProfiles.rename',
+      'agentProfiles.delete',
+      'profiles.save',
+    ],
+    run: async ({ client }) => {
+      await expect(client.agentProfiles.save('coder', { agent_kind: 'openhands' })).rejects.toSatisfy(
+        isUnprocessableEntityError,
+      );
+      await client.profiles.save('coder-llm', { llm: { model: 'openai/x', api_key: 'sk-profile-secret' } });
+      await client.agentProfiles.save('coder', { agent_kind: 'openhands', llm_profile_ref: 'coder-llm' });
+      expect(await client.agentProfiles.get('coder')).toEqual(expect.any(Object));
+      await client.agentProfiles.rename('coder', 'builder');
+      await client.agentProfiles.delete('builder');
+      await expect(client.agentProfiles.get('builder')).rejects.toSatisfy(isNotFoundError);
     },
   },
   'workspaces: add, list, delete': {

@@ -59,6 +59,19 @@ export async function generate(): Promise<string> {
     return name;
   };
 
+  const patternOf = new Map<string, string>();
+  /** A regular expression constant (a string format's pattern), written once. */
+  const pattern = (regex: RegExp): string => {
+    const text = String(regex);
+    let name = patternOf.get(text);
+    if (!name) {
+      name = `R${patternOf.size}`;
+      patternOf.set(text, name);
+      constants.push(`const ${name} = ${text};`);
+    }
+    return name;
+  };
+
   /** A function `(v) => boolean` for a container schema, written once per def. */
   const fn = (schema: Schema, body: () => string): string => {
     const def = schema._zod.def;
@@ -88,6 +101,11 @@ export async function generate(): Promise<string> {
       case 'string': {
         if (def.coerce) return 'false';
         const parts = [`typeof ${v} === "string"`];
+        // A string format (`z.iso.datetime()`, …) is the schema's own check: test its pattern, or let zod decide.
+        if (def.format !== undefined) {
+          if (!(def.pattern instanceof RegExp)) return 'false';
+          parts.push(`${pattern(def.pattern)}.test(${v})`);
+        }
         for (const check of checks) {
           if (check.check === 'min_length') parts.push(`${v}.length >= ${check.minimum}`);
           else if (check.check === 'max_length') parts.push(`${v}.length <= ${check.maximum}`);

@@ -4,7 +4,10 @@
 //
 //   npm run peers                 the versions CI runs (test/peers/matrix.json, `ci: true`)
 //   npm run peers -- --all        every version of the matrix
-//   npm run peers -- --compile    re-resolve the requirement files (each as of the day after its release)
+//   npm run peers -- --compile --only agent-server --version 1.58.2
+//                                 resolve the requirement files of the versions named (each as of the day after its
+//                                 release); without --version only the missing ones: a pin once committed is never
+//                                 re-resolved unless its version is named
 //   npm run peers -- --json       one JSON summary on stdout
 //
 // Python is test infrastructure only: it installs and runs the real servers; the SDK and its tests are TypeScript.
@@ -27,25 +30,29 @@ const PEER_KEYS = {
   platformApp: 'platform-app',
 };
 
-const usage = `Usage: npm run peers -- [--all] [--compile] [--json] [--only agent-server|gateway|tracing|platform-app]
+const usage = `Usage: npm run peers -- [--all] [--compile] [--json] [--only agent-server|gateway|tracing|platform-app] [--version X[,Y]]
 
 Creates one Python 3.12 virtual environment per real peer and version under .cache/peers/
 from the pinned requirement files in test/peers/requirements/.
 
   --all        every version of test/peers/matrix.json (default: the versions marked ci)
-  --compile    re-resolve the requirement files as of each release's next day, then stop
+  --compile    resolve requirement files as of each release's next day, then stop: the versions named by
+               --version (re-resolving an existing file and listing every pin that changed), else only
+               the versions whose .txt file is missing (existing pins are kept)
   --only NAME  one peer only
+  --version V  these versions only (comma-separated or repeated; implies --all for them)
   --json       print a JSON summary
   --help       this text`;
 
 function parseArgs(argv) {
-  const options = { all: false, compile: false, json: false, only: undefined };
+  const options = { all: false, compile: false, json: false, only: undefined, versions: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--all') options.all = true;
     else if (arg === '--compile') options.compile = true;
     else if (arg === '--json') options.json = true;
     else if (arg === '--only') options.only = argv[++i];
+    else if (arg === '--version') options.versions.push(...(argv[++i] ?? '').split(',').filter(Boolean));
     else if (arg === '--help' || arg === '-h') {
       console.log(usage);
       process.exit(0);
@@ -56,6 +63,12 @@ function parseArgs(argv) {
   }
   if (options.only !== undefined && !Object.values(PEER_KEYS).includes(options.only)) {
     console.error(`peers: --only takes one of ${Object.values(PEER_KEYS).join(', ')}`);
+    process.exit(2);
+  }
+  const known = new Set(matrixEntries().map((entry) => entry.version));
+  const unknown = options.versions.filter((version) => !known.has(version));
+  if (unknown.length > 0) {
+    console.error(`peers: --version ${unknown.join(', ')} is not in test/peers/matrix.json`);
     process.exit(2);
   }
   return options;
@@ -87,8 +100,8 @@ export function findPython() {
   return undefined;
 }
 
-function step(command, args, what) {
-  const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+function step(command, args, what, cwd = undefined) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.status !== 0) {
     throw new Error(
       `${what} failed (exit ${result.status}):\n${(result.stderr || result.stdout).slice(-4000)}`,
@@ -138,9 +151,35 @@ function nextDay(date) {
   return day.toISOString().slice(0, 10);
 }
 
-function compile(uv, { peer, version, released }) {
-  const input = join(requirementsDir, `${peer}-${version}.in`);
+/** `name==version` pins of a requirement file, by package name. */
+function pins(file) {
+  if (!existsSync(file)) return new Map();
+  const lines = readFileSync(file, 'utf8').split('\n');
+  return new Map(
+    lines
+      .map((line) => /^([A-Za-z0-9_.-]+)==(\S+)/.exec(line))
+      .filter(Boolean)
+      .map((m) => [m[1], m[2]]),
+  );
+}
+
+/** The pins that differ between two requirement files, as `name a -> b` lines (`-` for absent). */
+function changedPins(before, after) {
+  const names = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return names
+    .filter((name) => before.get(name) !== after.get(name))
+    .map((name) => `${name} ${before.get(name) ?? '-'} -> ${after.get(name) ?? '-'}`);
+}
+
+/**
+ * Resolves one requirement file. An existing file is only re-resolved when its version was named (`named`):
+ * a committed pin set is what CI installed and tested, so re-resolving it on the side (the index serves files
+ * it did not serve before, even for old upload dates) would change tested pins without anyone asking.
+ */
+function compile(uv, { peer, version, released }, named) {
   const output = join(requirementsDir, `${peer}-${version}.txt`);
+  if (existsSync(output) && !named) return { status: 'kept' };
+  const before = pins(output);
   step(
     uv,
     [
@@ -152,12 +191,16 @@ function compile(uv, { peer, version, released }) {
       '--no-header',
       '--exclude-newer',
       `${nextDay(released)}T00:00:00Z`,
-      input,
+      `${peer}-${version}.in`,
       '-o',
-      output,
+      `${peer}-${version}.txt`,
     ],
     `resolving ${peer} ${version}`,
+    // Relative names, so that the files' `# via -r …` comments do not depend on where the command ran.
+    requirementsDir,
   );
+  const changed = before.size === 0 ? [] : changedPins(before, pins(output));
+  return { status: before.size === 0 ? 'resolved' : 're-resolved', changed };
 }
 
 let quiet = false;
@@ -176,8 +219,11 @@ function main() {
     process.exit(1);
   }
   const uv = ensureUv(python);
+  const named = (entry) => options.versions.includes(entry.version);
   const selected = matrixEntries().filter(
-    (entry) => (options.all || entry.ci) && (options.only === undefined || entry.peer === options.only),
+    (entry) =>
+      (options.versions.length > 0 ? named(entry) : options.all || entry.ci || options.compile) &&
+      (options.only === undefined || entry.peer === options.only),
   );
   const summary = [];
   const started = Date.now();
@@ -186,8 +232,9 @@ function main() {
     const t0 = Date.now();
     try {
       if (options.compile) {
-        compile(uv, entry);
-        summary.push({ ...entry, status: 'resolved' });
+        const { status, changed = [] } = compile(uv, entry, named(entry));
+        summary.push({ ...entry, status, changed });
+        for (const line of changed) log(`${label}: pin changed: ${line}`);
       } else {
         const status = provision(uv, python, entry);
         summary.push({ ...entry, status, seconds: (Date.now() - t0) / 1000 });

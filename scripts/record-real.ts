@@ -14,10 +14,9 @@ await import(hooks);
 const { peerEnv, versionsUnderTest } = await import('../test/peers/peers.js');
 const { startRealAgentServer } = await import('../test/conformance/support/agent-server.js');
 const { startFakeLlm } = await import('../test/conformance/support/fake-llm.js');
-const { recordExchanges, recordOpenApi, recordScenario } = await import(
+const { recordExchanges, recordOpenApi, recordScenario, scenariosFor } = await import(
   '../test/conformance/support/record.js'
 );
-const { SCENARIOS } = await import('../test/conformance/support/scenarios.js');
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -47,18 +46,22 @@ for (const { version } of versions) {
   try {
     const dir = join(root, 'test/fixtures/real', version);
     mkdirSync(dir, { recursive: true });
-    for (const name of Object.keys(SCENARIOS)) {
+    const record = async (name: string) => {
       const recorded = await recordScenario(server, llm, name);
       writeRecording(join(dir, `${name}.json`), { version, ...recorded });
       const kinds = new Set(recorded.events.map((event) => String(event.kind)));
       console.error(
         `record-real: ${version} ${name}: ${recorded.status}, ${recorded.events.length} events (${[...kinds].join(', ')})`,
       );
-    }
+    };
+    const { before, after } = scenariosFor(version);
+    for (const name of before) await record(name);
     const exchanges = await recordExchanges(server, llm);
     writeRecording(join(dir, 'exchanges.json'), { version, exchanges });
+    // Before the scenarios that import more classes: the served document lists only those imported so far.
     mkdirSync(join(root, 'test/fixtures/openapi'), { recursive: true });
     writeRecording(join(root, 'test/fixtures/openapi', `${version}.json`), await recordOpenApi(server));
+    for (const name of after) await record(name);
   } catch (error) {
     console.error(
       `record-real: ${version} failed: ${(error as Error).message}\n${server.log().slice(-3000)}`,

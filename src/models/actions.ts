@@ -1,5 +1,5 @@
 /**
- * Action (kinds and fields from the OpenAPI document of the newest server, 1.58.0): a union
+ * Action (kinds and fields of every matrix version's packages, test/fixtures/kinds/; the newest is 1.58.2): a union
  * discriminated by `kind`, the bare class name. The `…WithRisk` / `…WithSummary` kinds are variants the server
  * derives from a tool's action (adding `security_risk` and `summary`); it lists them in its document.
  */
@@ -35,6 +35,7 @@ export const ACTION_KINDS = [
   'SwitchLLMAction',
   'ThinkAction',
   'VisionInspectAction',
+  'ApplyPatchAction',
   'AskOracleAction',
   'BrowserAction',
   'BrowserClickAction',
@@ -64,6 +65,8 @@ export const ACTION_KINDS = [
   'TaskAction',
   'TaskTrackerAction',
   'TerminalAction',
+  'ConsultTomAction',
+  'SleeptimeComputeAction',
   'WorkflowAction',
 ] as const;
 export type KnownActionKind = (typeof ACTION_KINDS)[number];
@@ -145,6 +148,8 @@ export function buildActionSchemas(mode: ParseMode) {
       question: z.string().check(z.minLength(1)),
       profile_name: optionalNullable(z.string()),
     }),
+    /** A patch in the `*** Begin Patch` … `*** End Patch` format (the GPT-5 presets' file editor). */
+    ApplyPatchAction: kinded('ApplyPatchAction', { patch: z.string() }),
     AskOracleAction: kinded('AskOracleAction', {
       question: z.string(),
       context: optionalNullable(z.string()),
@@ -219,10 +224,20 @@ export function buildActionSchemas(mode: ParseMode) {
       prompt: z.string(),
       subagent_type: withDefault(z.string(), 'general-purpose'),
       resume: optionalNullable(z.string()),
+      /** Servers 1.12.0 to 1.15.0 only: a cap on the sub-agent's turns. */
+      max_turns: optionalNullable(intAtLeast(1)),
     }),
     TaskTrackerAction: kinded('TaskTrackerAction', taskTrackerShape),
     /** `command` may be `""` to read more output after a soft timeout; `timeout` is in seconds. */
     TerminalAction: kinded('TerminalAction', terminalShape),
+    /** Asks the Theory-of-Mind agent (tom-swe) for suggestions about the user's intent. */
+    ConsultTomAction: kinded('ConsultTomAction', {
+      reason: z.string(),
+      use_user_message: withDefault(z.boolean(), true),
+      custom_query: optionalNullable(z.string()),
+    }),
+    /** Lets the Theory-of-Mind agent process past sessions; no fields. */
+    SleeptimeComputeAction: kinded('SleeptimeComputeAction', {}),
     WorkflowAction: kinded('WorkflowAction', {
       name: z.string(),
       script: z.string(),

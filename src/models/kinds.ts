@@ -49,6 +49,7 @@ export const NEWER_EVENT_KIND_MODULE_PATHS = {
 
 const BROWSER = 'openhands.tools.browser_use.definition';
 const BUILTINS = 'openhands.sdk.tool.builtins';
+const TOM = 'openhands.tools.tom_consult.definition';
 const browser = <const N extends string>(name: N) => `${BROWSER}.${name}` as const;
 
 /** Action kinds and their module paths (the server's derived `…WithRisk` classes live in `abc`). */
@@ -68,6 +69,7 @@ export const ACTION_KIND_MODULE_PATHS = {
   SwitchLLMAction: `${BUILTINS}.switch_llm.SwitchLLMAction`,
   ThinkAction: `${BUILTINS}.think.ThinkAction`,
   VisionInspectAction: `${BUILTINS}.vision_inspect.VisionInspectAction`,
+  ApplyPatchAction: 'openhands.tools.apply_patch.definition.ApplyPatchAction',
   AskOracleAction: 'openhands.tools.ask_oracle.definition.AskOracleAction',
   BrowserAction: browser('BrowserAction'),
   BrowserClickAction: browser('BrowserClickAction'),
@@ -97,6 +99,8 @@ export const ACTION_KIND_MODULE_PATHS = {
   TaskAction: 'openhands.tools.task.definition.TaskAction',
   TaskTrackerAction: 'openhands.tools.task_tracker.definition.TaskTrackerAction',
   TerminalAction: 'openhands.tools.terminal.definition.TerminalAction',
+  ConsultTomAction: `${TOM}.ConsultTomAction`,
+  SleeptimeComputeAction: `${TOM}.SleeptimeComputeAction`,
   WorkflowAction: 'openhands.tools.workflow.definition.WorkflowAction',
 } as const satisfies Record<KnownActionKind, string>;
 
@@ -110,6 +114,7 @@ export const OBSERVATION_KIND_MODULE_PATHS = {
   ThinkObservation: `${BUILTINS}.think.ThinkObservation`,
   VisionInspectObservation: `${BUILTINS}.vision_inspect.VisionInspectObservation`,
   ClientToolObservation: 'openhands.sdk.tool.client_tool.ClientToolObservation',
+  ApplyPatchObservation: 'openhands.tools.apply_patch.definition.ApplyPatchObservation',
   AskOracleObservation: 'openhands.tools.ask_oracle.definition.AskOracleObservation',
   BrowserObservation: browser('BrowserObservation'),
   StartChildConversationObservation:
@@ -127,6 +132,8 @@ export const OBSERVATION_KIND_MODULE_PATHS = {
   TaskObservation: 'openhands.tools.task.definition.TaskObservation',
   TaskTrackerObservation: 'openhands.tools.task_tracker.definition.TaskTrackerObservation',
   TerminalObservation: 'openhands.tools.terminal.definition.TerminalObservation',
+  ConsultTomObservation: `${TOM}.ConsultTomObservation`,
+  SleeptimeComputeObservation: `${TOM}.SleeptimeComputeObservation`,
   WorkflowObservation: 'openhands.tools.workflow.definition.WorkflowObservation',
 } as const satisfies Record<KnownObservationKind, string>;
 
@@ -140,6 +147,7 @@ export const TOOL_DEFINITION_KIND_MODULE_PATHS = {
   ThinkTool: `${BUILTINS}.think.ThinkTool`,
   VisionInspectTool: `${BUILTINS}.vision_inspect.VisionInspectTool`,
   ClientTool: 'openhands.sdk.tool.client_tool.ClientTool',
+  ApplyPatchTool: 'openhands.tools.apply_patch.definition.ApplyPatchTool',
   AskOracleTool: 'openhands.tools.ask_oracle.definition.AskOracleTool',
   BrowserClickTool: browser('BrowserClickTool'),
   BrowserCloseTabTool: browser('BrowserCloseTabTool'),
@@ -157,6 +165,7 @@ export const TOOL_DEFINITION_KIND_MODULE_PATHS = {
   BrowserToolSet: browser('BrowserToolSet'),
   BrowserTypeTool: browser('BrowserTypeTool'),
   StartChildConversationTool: 'openhands.tools.child_conversation.definition.StartChildConversationTool',
+  DelegateTool: 'openhands.tools.delegate.definition.DelegateTool',
   FileEditorTool: 'openhands.tools.file_editor.definition.FileEditorTool',
   EditTool: 'openhands.tools.gemini.edit.definition.EditTool',
   ListDirectoryTool: 'openhands.tools.gemini.list_directory.definition.ListDirectoryTool',
@@ -169,6 +178,8 @@ export const TOOL_DEFINITION_KIND_MODULE_PATHS = {
   TaskToolSet: 'openhands.tools.task.definition.TaskToolSet',
   TaskTrackerTool: 'openhands.tools.task_tracker.definition.TaskTrackerTool',
   TerminalTool: 'openhands.tools.terminal.definition.TerminalTool',
+  SleeptimeComputeTool: `${TOM}.SleeptimeComputeTool`,
+  TomConsultTool: `${TOM}.TomConsultTool`,
   WorkflowTool: 'openhands.tools.workflow.definition.WorkflowTool',
   WorkflowToolSet: 'openhands.tools.workflow.definition.WorkflowToolSet',
 } as const satisfies Record<KnownToolDefinitionKind, string>;

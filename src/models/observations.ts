@@ -1,5 +1,5 @@
 /**
- * Observation (kinds and fields from the OpenAPI document of the newest server, 1.58.0). Every observation has
+ * Observation (kinds and fields of every matrix version's packages, test/fixtures/kinds/; the newest is 1.58.2). Every observation has
  * `content` (text and image items, default `[]`) and `is_error` (default false); the human-readable result is in
  * `content[].text`.
  */
@@ -28,6 +28,7 @@ export const OBSERVATION_KINDS = [
   'ThinkObservation',
   'VisionInspectObservation',
   'ClientToolObservation',
+  'ApplyPatchObservation',
   'AskOracleObservation',
   'BrowserObservation',
   'StartChildConversationObservation',
@@ -43,6 +44,8 @@ export const OBSERVATION_KINDS = [
   'TaskObservation',
   'TaskTrackerObservation',
   'TerminalObservation',
+  'ConsultTomObservation',
+  'SleeptimeComputeObservation',
   'WorkflowObservation',
 ] as const;
 export type KnownObservationKind = (typeof OBSERVATION_KINDS)[number];
@@ -58,6 +61,19 @@ export const CmdOutputMetadataSchema = openObject({
   py_interpreter_path: optionalNullable(z.string()),
   prefix: withDefault(z.string(), ''),
   suffix: withDefault(z.string(), ''),
+});
+
+/** One file an applied patch added, deleted or updated (`move_path`: where an update moved it). */
+export const PatchFileChangeSchema = openObject({
+  type: z.enum(['add', 'delete', 'update']),
+  old_content: optionalNullable(z.string()),
+  new_content: optionalNullable(z.string()),
+  move_path: optionalNullable(z.string()),
+});
+
+/** What an applied patch changed, by path. */
+export const PatchCommitSchema = openObject({
+  changes: withDefault(z.record(z.string(), PatchFileChangeSchema), {}),
 });
 
 export function buildFileEntrySchema(mode: ParseMode) {
@@ -112,6 +128,12 @@ export function buildObservationSchemas(mode: ParseMode, content: ContentSchemas
     }),
     /** The result a client tool's caller posted back. */
     ClientToolObservation: kinded('ClientToolObservation', {}),
+    /** `fuzz` counts the context lines matched loosely; `commit.changes` is what the patch did, by path. */
+    ApplyPatchObservation: kinded('ApplyPatchObservation', {
+      message: withDefault(z.string(), ''),
+      fuzz: withDefault(z.int(), 0),
+      commit: optionalNullable(PatchCommitSchema),
+    }),
     AskOracleObservation: kinded('AskOracleObservation', {}),
     BrowserObservation: kinded('BrowserObservation', {
       /** Base64 screenshot. */
@@ -186,6 +208,15 @@ export function buildObservationSchemas(mode: ParseMode, content: ContentSchemas
       timeout: withDefault(z.boolean(), false),
       metadata: z.optional(CmdOutputMetadataSchema),
       full_output_save_dir: optionalNullable(z.string()),
+    }),
+    ConsultTomObservation: kinded('ConsultTomObservation', {
+      suggestions: withDefault(z.string(), ''),
+      confidence: optionalNullable(z.number()),
+      reasoning: optionalNullable(z.string()),
+    }),
+    SleeptimeComputeObservation: kinded('SleeptimeComputeObservation', {
+      message: withDefault(z.string(), ''),
+      sessions_processed: withDefault(z.int(), 0),
     }),
     WorkflowObservation: kinded('WorkflowObservation', {
       name: z.string(),

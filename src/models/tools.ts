@@ -18,6 +18,7 @@ export const TOOL_DEFINITION_KINDS = [
   'ThinkTool',
   'VisionInspectTool',
   'ClientTool',
+  'ApplyPatchTool',
   'AskOracleTool',
   'BrowserClickTool',
   'BrowserCloseTabTool',
@@ -35,6 +36,7 @@ export const TOOL_DEFINITION_KINDS = [
   'BrowserToolSet',
   'BrowserTypeTool',
   'StartChildConversationTool',
+  'DelegateTool',
   'FileEditorTool',
   'EditTool',
   'ListDirectoryTool',
@@ -47,6 +49,8 @@ export const TOOL_DEFINITION_KINDS = [
   'TaskToolSet',
   'TaskTrackerTool',
   'TerminalTool',
+  'SleeptimeComputeTool',
+  'TomConsultTool',
   'WorkflowTool',
   'WorkflowToolSet',
 ] as const;
@@ -118,6 +122,7 @@ export function buildToolSchemas() {
     VisionInspectTool: plain('VisionInspectTool'),
     /** A tool the client executes (`ClientAction_<name>` actions); `input_schema` is its JSON Schema. */
     ClientTool: kinded('ClientTool', { client_tool_name: z.string(), input_schema: jsonObject() }),
+    ApplyPatchTool: plain('ApplyPatchTool'),
     AskOracleTool: plain('AskOracleTool'),
     BrowserClickTool: plain('BrowserClickTool'),
     BrowserCloseTabTool: plain('BrowserCloseTabTool'),
@@ -135,6 +140,8 @@ export function buildToolSchemas() {
     BrowserToolSet: plain('BrowserToolSet'),
     BrowserTypeTool: plain('BrowserTypeTool'),
     StartChildConversationTool: plain('StartChildConversationTool'),
+    /** The delegate tool of servers up to 1.18.1 (later: `DelegateAction` of the task tools). */
+    DelegateTool: plain('DelegateTool'),
     FileEditorTool: plain('FileEditorTool'),
     EditTool: plain('EditTool'),
     ListDirectoryTool: plain('ListDirectoryTool'),
@@ -147,6 +154,8 @@ export function buildToolSchemas() {
     TaskToolSet: plain('TaskToolSet'),
     TaskTrackerTool: plain('TaskTrackerTool'),
     TerminalTool: plain('TerminalTool'),
+    SleeptimeComputeTool: plain('SleeptimeComputeTool'),
+    TomConsultTool: plain('TomConsultTool'),
     WorkflowTool: plain('WorkflowTool'),
     WorkflowToolSet: plain('WorkflowToolSet'),
   } satisfies { [K in KnownToolDefinitionKind]: z.ZodMiniObject };

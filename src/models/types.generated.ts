@@ -258,6 +258,7 @@ export interface KnownActionMap {
     kind: 'VisionInspectAction';
     profile_name?: string | null | undefined;
   };
+  ApplyPatchAction: { patch: string; kind: 'ApplyPatchAction' };
   AskOracleAction: { question: string; kind: 'AskOracleAction'; context?: string | null | undefined };
   BrowserAction: { kind: 'BrowserAction' };
   BrowserClickAction: { index: number; new_tab: boolean; kind: 'BrowserClickAction' };
@@ -339,6 +340,7 @@ export interface KnownActionMap {
     kind: 'TaskAction';
     description?: string | null | undefined;
     resume?: string | null | undefined;
+    max_turns?: number | null | undefined;
   };
   TaskTrackerAction: { command: 'view' | 'plan'; task_list: TaskItem[]; kind: 'TaskTrackerAction' };
   TerminalAction: {
@@ -348,6 +350,13 @@ export interface KnownActionMap {
     kind: 'TerminalAction';
     timeout?: number | null | undefined;
   };
+  ConsultTomAction: {
+    reason: string;
+    use_user_message: boolean;
+    kind: 'ConsultTomAction';
+    custom_query?: string | null | undefined;
+  };
+  SleeptimeComputeAction: { kind: 'SleeptimeComputeAction' };
   WorkflowAction: { name: string; script: string; max_concurrency: number; kind: 'WorkflowAction' };
 }
 
@@ -401,6 +410,27 @@ export interface KnownObservationMap {
     content: (TextContent | ImageContent)[];
     is_error: boolean;
     kind: 'ClientToolObservation';
+  };
+  ApplyPatchObservation: {
+    content: (TextContent | ImageContent)[];
+    is_error: boolean;
+    message: string;
+    fuzz: number;
+    kind: 'ApplyPatchObservation';
+    commit?:
+      | {
+          changes: Record<
+            string,
+            {
+              type: 'add' | 'delete' | 'update';
+              old_content?: string | null | undefined;
+              new_content?: string | null | undefined;
+              move_path?: string | null | undefined;
+            }
+          >;
+        }
+      | null
+      | undefined;
   };
   AskOracleObservation: {
     content: (TextContent | ImageContent)[];
@@ -534,6 +564,21 @@ export interface KnownObservationMap {
     metadata?: CmdOutputMetadata | undefined;
     full_output_save_dir?: string | null | undefined;
   };
+  ConsultTomObservation: {
+    content: (TextContent | ImageContent)[];
+    is_error: boolean;
+    suggestions: string;
+    kind: 'ConsultTomObservation';
+    confidence?: number | null | undefined;
+    reasoning?: string | null | undefined;
+  };
+  SleeptimeComputeObservation: {
+    content: (TextContent | ImageContent)[];
+    is_error: boolean;
+    message: string;
+    sessions_processed: number;
+    kind: 'SleeptimeComputeObservation';
+  };
   WorkflowObservation: {
     content: (TextContent | ImageContent)[];
     is_error: boolean;
@@ -615,6 +660,15 @@ export interface KnownToolDefinitionMap {
     client_tool_name: string;
     input_schema: Record<string, unknown>;
     kind: 'ClientTool';
+    observation_type?: string | null | undefined;
+    annotations?: ToolAnnotations | null | undefined;
+    meta?: Record<string, unknown> | null | undefined;
+  };
+  ApplyPatchTool: {
+    description: string;
+    action_type: string;
+    title: string;
+    kind: 'ApplyPatchTool';
     observation_type?: string | null | undefined;
     annotations?: ToolAnnotations | null | undefined;
     meta?: Record<string, unknown> | null | undefined;
@@ -772,6 +826,15 @@ export interface KnownToolDefinitionMap {
     annotations?: ToolAnnotations | null | undefined;
     meta?: Record<string, unknown> | null | undefined;
   };
+  DelegateTool: {
+    description: string;
+    action_type: string;
+    title: string;
+    kind: 'DelegateTool';
+    observation_type?: string | null | undefined;
+    annotations?: ToolAnnotations | null | undefined;
+    meta?: Record<string, unknown> | null | undefined;
+  };
   FileEditorTool: {
     description: string;
     action_type: string;
@@ -876,6 +939,24 @@ export interface KnownToolDefinitionMap {
     action_type: string;
     title: string;
     kind: 'TerminalTool';
+    observation_type?: string | null | undefined;
+    annotations?: ToolAnnotations | null | undefined;
+    meta?: Record<string, unknown> | null | undefined;
+  };
+  SleeptimeComputeTool: {
+    description: string;
+    action_type: string;
+    title: string;
+    kind: 'SleeptimeComputeTool';
+    observation_type?: string | null | undefined;
+    annotations?: ToolAnnotations | null | undefined;
+    meta?: Record<string, unknown> | null | undefined;
+  };
+  TomConsultTool: {
+    description: string;
+    action_type: string;
+    title: string;
+    kind: 'TomConsultTool';
     observation_type?: string | null | undefined;
     annotations?: ToolAnnotations | null | undefined;
     meta?: Record<string, unknown> | null | undefined;
@@ -1371,6 +1452,7 @@ export type EventInput =
             kind: 'VisionInspectAction';
             profile_name?: string | null | undefined;
           }
+        | { patch: string; kind: 'ApplyPatchAction' }
         | { question: string; kind: 'AskOracleAction'; context?: string | null | undefined }
         | { kind: 'BrowserAction' }
         | { index: number; kind: 'BrowserClickAction'; new_tab?: boolean | undefined }
@@ -1452,6 +1534,7 @@ export type EventInput =
             description?: string | null | undefined;
             subagent_type?: string | undefined;
             resume?: string | null | undefined;
+            max_turns?: number | null | undefined;
           }
         | {
             kind: 'TaskTrackerAction';
@@ -1471,6 +1554,13 @@ export type EventInput =
             timeout?: number | null | undefined;
             reset?: boolean | undefined;
           }
+        | {
+            reason: string;
+            kind: 'ConsultTomAction';
+            use_user_message?: boolean | undefined;
+            custom_query?: string | null | undefined;
+          }
+        | { kind: 'SleeptimeComputeAction' }
         | { name: string; script: string; kind: 'WorkflowAction'; max_concurrency?: number | undefined }
         | null
         | undefined;
@@ -1651,6 +1741,34 @@ export type EventInput =
                 )[]
               | undefined;
             is_error?: boolean | undefined;
+          }
+        | {
+            kind: 'ApplyPatchObservation';
+            content?:
+              | (
+                  | { text: string; cache_prompt?: boolean | undefined; type?: 'text' | undefined }
+                  | { image_urls: string[]; cache_prompt?: boolean | undefined; type?: 'image' | undefined }
+                )[]
+              | undefined;
+            is_error?: boolean | undefined;
+            message?: string | undefined;
+            fuzz?: number | undefined;
+            commit?:
+              | {
+                  changes?:
+                    | Record<
+                        string,
+                        {
+                          type: 'add' | 'delete' | 'update';
+                          old_content?: string | null | undefined;
+                          new_content?: string | null | undefined;
+                          move_path?: string | null | undefined;
+                        }
+                      >
+                    | undefined;
+                }
+              | null
+              | undefined;
           }
         | {
             kind: 'AskOracleObservation';
@@ -1879,6 +1997,31 @@ export type EventInput =
             full_output_save_dir?: string | null | undefined;
           }
         | {
+            kind: 'ConsultTomObservation';
+            content?:
+              | (
+                  | { text: string; cache_prompt?: boolean | undefined; type?: 'text' | undefined }
+                  | { image_urls: string[]; cache_prompt?: boolean | undefined; type?: 'image' | undefined }
+                )[]
+              | undefined;
+            is_error?: boolean | undefined;
+            suggestions?: string | undefined;
+            confidence?: number | null | undefined;
+            reasoning?: string | null | undefined;
+          }
+        | {
+            kind: 'SleeptimeComputeObservation';
+            content?:
+              | (
+                  | { text: string; cache_prompt?: boolean | undefined; type?: 'text' | undefined }
+                  | { image_urls: string[]; cache_prompt?: boolean | undefined; type?: 'image' | undefined }
+                )[]
+              | undefined;
+            is_error?: boolean | undefined;
+            message?: string | undefined;
+            sessions_processed?: number | undefined;
+          }
+        | {
             name: string;
             status: 'error' | 'completed';
             kind: 'WorkflowObservation';
@@ -2074,6 +2217,24 @@ export type EventInput =
             client_tool_name: string;
             input_schema: Record<PropertyKey, unknown>;
             kind: 'ClientTool';
+            observation_type?: string | null | undefined;
+            annotations?:
+              | {
+                  title?: string | null | undefined;
+                  readOnlyHint?: boolean | undefined;
+                  destructiveHint?: boolean | undefined;
+                  idempotentHint?: boolean | undefined;
+                  openWorldHint?: boolean | undefined;
+                }
+              | null
+              | undefined;
+            meta?: Record<PropertyKey, unknown> | null | undefined;
+          }
+        | {
+            description: string;
+            action_type: string;
+            title: string;
+            kind: 'ApplyPatchTool';
             observation_type?: string | null | undefined;
             annotations?:
               | {
@@ -2397,6 +2558,24 @@ export type EventInput =
             description: string;
             action_type: string;
             title: string;
+            kind: 'DelegateTool';
+            observation_type?: string | null | undefined;
+            annotations?:
+              | {
+                  title?: string | null | undefined;
+                  readOnlyHint?: boolean | undefined;
+                  destructiveHint?: boolean | undefined;
+                  idempotentHint?: boolean | undefined;
+                  openWorldHint?: boolean | undefined;
+                }
+              | null
+              | undefined;
+            meta?: Record<PropertyKey, unknown> | null | undefined;
+          }
+        | {
+            description: string;
+            action_type: string;
+            title: string;
             kind: 'FileEditorTool';
             observation_type?: string | null | undefined;
             annotations?:
@@ -2596,6 +2775,42 @@ export type EventInput =
             action_type: string;
             title: string;
             kind: 'TerminalTool';
+            observation_type?: string | null | undefined;
+            annotations?:
+              | {
+                  title?: string | null | undefined;
+                  readOnlyHint?: boolean | undefined;
+                  destructiveHint?: boolean | undefined;
+                  idempotentHint?: boolean | undefined;
+                  openWorldHint?: boolean | undefined;
+                }
+              | null
+              | undefined;
+            meta?: Record<PropertyKey, unknown> | null | undefined;
+          }
+        | {
+            description: string;
+            action_type: string;
+            title: string;
+            kind: 'SleeptimeComputeTool';
+            observation_type?: string | null | undefined;
+            annotations?:
+              | {
+                  title?: string | null | undefined;
+                  readOnlyHint?: boolean | undefined;
+                  destructiveHint?: boolean | undefined;
+                  idempotentHint?: boolean | undefined;
+                  openWorldHint?: boolean | undefined;
+                }
+              | null
+              | undefined;
+            meta?: Record<PropertyKey, unknown> | null | undefined;
+          }
+        | {
+            description: string;
+            action_type: string;
+            title: string;
+            kind: 'TomConsultTool';
             observation_type?: string | null | undefined;
             annotations?:
               | {

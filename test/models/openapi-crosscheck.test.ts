@@ -1,6 +1,7 @@
 /**
  * Cross-check with the real server's published schema: the test walks test/fixtures/agent-server-openapi.json
- * (no hand-copied list of kinds or fields). For every event, action, observation and tool definition schema:
+ * (no hand-copied list of kinds or fields). The document lists the classes the server had imported when it
+ * first served it; the complete list of kinds comes from the packages (kinds-coverage.test.ts). For every event, action, observation and tool definition schema:
  * instances generated from its JSON Schema parse in strict mode, and our JSON Schema (z.toJSONSchema) agrees on
  * kinds, properties, required fields, enums, consts, bounds, defaults, nullability and closed objects.
  */
@@ -148,17 +149,20 @@ function compare(theirsIn: JsonSchema, oursIn: JsonSchema, path: string, diffs: 
       if (!mine) diffs.push(`${path}: member ${key(member, i)} missing in ours`);
       else compare(member, mine, `${path}|${key(member, i)}`, diffs, depth + 1);
     });
-    if (ourMembers.length !== theirMembers.length) {
-      diffs.push(`${path}: ${theirMembers.length} members vs ours ${ourMembers.length}`);
-    }
+    // Ours may have more members: kinds the served document leaves out (see 'lists only our kinds').
     return;
   }
 
   if (theirs.type === 'object' || theirs.properties) {
     const tp = properties(theirs);
     const op = properties(ours);
+    // Ours may have more optional properties: fields older servers send (test/fixtures/kinds/ lists them).
+    const ourRequired = new Set(required(ours));
     const tKeys = Object.keys(tp).sort().join(',');
-    const oKeys = Object.keys(op).sort().join(',');
+    const oKeys = Object.keys(op)
+      .filter((key) => key in tp || ourRequired.has(key))
+      .sort()
+      .join(',');
     if (Object.keys(tp).length > 0 && tKeys !== oKeys)
       diffs.push(`${path}: properties [${tKeys}] vs ours [${oKeys}]`);
     const tReq = [...required(theirs)].sort().join(',');
@@ -191,9 +195,12 @@ function compare(theirsIn: JsonSchema, oursIn: JsonSchema, path: string, diffs: 
 describe.each(UNIONS)('OpenAPI %s union', (union) => {
   const members = unionMembers(union);
 
-  it('has exactly our kinds, in the same order', () => {
+  // The served document lists only the classes the server had imported when it first built it, so it has fewer
+  // kinds than the packages define (those are checked in kinds-coverage.test.ts): ours may have more.
+  it('lists only our kinds, in our order', () => {
     expect(members.length).toBeGreaterThan(0);
-    expect(members.map((m) => m.kind)).toEqual([...OUR_KINDS[union]]);
+    const listed = new Set(members.map((m) => m.kind));
+    expect(members.map((m) => m.kind)).toEqual(OUR_KINDS[union].filter((kind) => listed.has(kind)));
   });
 
   it('discriminator mapping keys are our module paths (`__` → `.`, without the ref suffix)', () => {
@@ -204,7 +211,10 @@ describe.each(UNIONS)('OpenAPI %s union', (union) => {
         return [kind, key.replace(/-Output__\d+$/, '').replaceAll('__', '.')];
       }),
     );
-    expect(fromDocument).toEqual(OUR_MODULE_PATHS[union]);
+    const ours = Object.fromEntries(
+      Object.entries(OUR_MODULE_PATHS[union]).filter(([kind]) => kind in fromDocument),
+    );
+    expect(fromDocument).toEqual(ours);
   });
 
   it('agrees with our JSON Schema on every property, required field, enum, default and bound', () => {
@@ -269,7 +279,9 @@ describe('nested unions inside events', () => {
     >;
     const tools = unionMembers('ToolDefinition').map((m) => instance(m.schema, 'full'));
     const event = parseEvent({ ...base, tools }, { mode: 'strict' }) as { tools: { kind: string }[] };
-    expect(event.tools.map((t) => t.kind)).toEqual([...TOOL_DEFINITION_KINDS]);
+    expect(event.tools.map((t) => t.kind)).toEqual(
+      TOOL_DEFINITION_KINDS.filter((kind) => tools.some((tool) => (tool as { kind: string }).kind === kind)),
+    );
   });
 
   it('the mapping keys never appear as kinds: a mapping key is an unknown kind in strict mode', () => {

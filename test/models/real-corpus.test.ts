@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isKnownEvent, parentChain, safeParseEvent } from '../../src/models/index.js';
+import { newestVersion } from '../peers/peers.js';
 
 const ROOT = new URL('../fixtures/real/', import.meta.url).pathname;
 
@@ -50,6 +51,38 @@ describe('the real corpus', () => {
     expect(recordings.length).toBeGreaterThan(0);
   });
 
+  it("the newest server's recordings hold every event kind the scenarios provoke, and the extra tools' kinds", () => {
+    const newest = recordings.filter(([, recording]) => recording.version === newestVersion('agent-server'));
+    const events = newest.flatMap(([, recording]) => eventsOf(recording).map(([, event]) => event));
+    const kinds = new Set(events.map((event) => (event as { kind: string }).kind));
+    expect(kinds.size).toBeGreaterThanOrEqual(14);
+    for (const kind of [
+      'AgentErrorEvent',
+      'HookExecutionEvent',
+      'InterruptEvent',
+      'PauseEvent',
+      'SecurityAnalysisEvent',
+    ])
+      expect(kinds).toContain(kind);
+    const nested = new Set(
+      events.flatMap((event) => {
+        const { action, observation } = event as {
+          action?: { kind: string };
+          observation?: { kind: string };
+        };
+        return [action?.kind, observation?.kind].filter((kind) => kind !== undefined);
+      }),
+    );
+    for (const kind of [
+      'ApplyPatchAction',
+      'ApplyPatchObservation',
+      'TaskAction',
+      'TaskObservation',
+      'GrepObservation',
+    ])
+      expect(nested).toContain(kind);
+  });
+
   describe.each(recordings)('%s', (_name, recording) => {
     it('every event parses in strict mode as a known event and serialises to the same JSON', () => {
       const failures: string[] = [];
@@ -78,11 +111,15 @@ describe('the real corpus', () => {
         );
       const withParent = events.filter((e) => typeof e.parent_id === 'string');
       if (withParent.length === 0) return; // servers before 1.31 and 1.31.2 to 1.36 do not send parent_id
-      const root = events[0];
+      // The chains end where the system prompt's does. With hooks the first event is a `hook_config` state
+      // update without `parent_id`: 1.31.1 chains the system prompt to it, 1.37.1 and later give the system prompt the
+      // sentinel parent "__root__" (no event has that id), so the chain ends at the system prompt.
+      const prompt = events.find((event) => event.kind === 'SystemPromptEvent') ?? events[0];
+      const root = prompt && (parentChain(prompt, events).at(-1) ?? prompt);
       for (const event of withParent) {
         const chain = parentChain(event, events);
         // Parallel tool calls chain one after another: an observation's parent is not always its action.
-        expect(chain.at(-1)?.id).toBe(root?.id);
+        expect((chain.at(-1) ?? event).id).toBe(root?.id);
       }
     });
   });

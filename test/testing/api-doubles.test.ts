@@ -3,7 +3,7 @@
 // from the client itself: a new method without a recipe here (and so, likely, without a double) fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_SERVER_FEATURES, AgentServerClient } from '../../src/agent-server/index.js';
-import { isNotFoundError } from '../../src/core/errors.js';
+import { isNotFoundError, isUnprocessableEntityError } from '../../src/core/errors.js';
 import { type MswSimulator, startSimulator } from '../../src/testing.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: recipes call methods picked by name
@@ -347,7 +347,12 @@ const RECIPES: Record<string, Record<string, Recipe>> = {
     delete: (profiles) => profiles.delete('quick'),
   },
   agentProfiles: {
-    save: (agentProfiles) => agentProfiles.save('coder', { agent_kind: 'openhands' }),
+    save: async (agentProfiles) => {
+      await expect(agentProfiles.save('coder', { agent_kind: 'openhands' })).rejects.toSatisfy(
+        isUnprocessableEntityError,
+      );
+      await agentProfiles.save('coder', { agent_kind: 'openhands', llm_profile_ref: 'fast' });
+    },
     list: async (agentProfiles, fx) => {
       const listed = await agentProfiles.list();
       // A fresh server has `default`, active; then the one saved here.

@@ -29,11 +29,11 @@ export const FILES_OPERATIONS = {
   searchSubdirectories: op('GET', '/api/file/search_subdirs', '1.31.1'),
 } as const;
 
-/** OpenAPI `FileUploadResult`. */
+/** OpenAPI `FileUploadResult` (1.58.0 and later); older servers answer `Success`, without `file_size`. */
 export interface FileUploadResult {
   success: boolean;
-  /** Bytes written to the destination. */
-  file_size: number;
+  /** Bytes written to the destination; absent before 1.58.0, whose answer says only that the file was stored. */
+  file_size?: number;
 }
 
 export interface DownloadOptions extends RequestOptions {
@@ -74,7 +74,9 @@ export interface SubdirectorySearch {
   includeHidden?: boolean;
 }
 
-const decodeUpload = shape<FileUploadResult>({ success: 'boolean?', file_size: 'number' });
+// `file_size` is optional because servers before 1.58.0 answer `{success: true}`: the file is stored by then, so
+// rejecting the answer would report a failed upload that did happen.
+const decodeUpload = shape<FileUploadResult>({ success: 'boolean?', file_size: 'number?' });
 const decodeHome = shape<HomeDirectory>({ home: 'string', favorites: 'array?', locations: 'array?' });
 const decodeSubdirs = shape<{ items: Subdirectory[]; next_page_id?: string | null }>({
   items: 'array',

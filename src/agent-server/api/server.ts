@@ -40,7 +40,11 @@ export interface InitRequest {
   [field: string]: unknown;
 }
 
-const decodeHealth = shape<HealthStatus>({ status: 'string' });
+const decodeStatus = shape<HealthStatus>({ status: 'string' });
+// Servers before 1.31 answer `/health` with a bare JSON string (`"OK"`); it is the same answer, so it is
+// returned in the newer `{status}` shape instead of being rejected.
+const decodeHealth: typeof decodeStatus = (input) =>
+  typeof input === 'string' ? { success: true, data: { status: input } } : decodeStatus(input);
 const decodeInit = shape<InitStatus>({ state: 'string', error: 'string?' });
 
 /** Liveness, readiness, version and first-start initialisation of the server. */

@@ -39,57 +39,63 @@ const S29 = new Set(["name","kind"]);
 const S30 = new Set(["profile_name","reason","kind"]);
 const S31 = new Set(["thought","kind"]);
 const S32 = new Set(["image_index","question","profile_name","kind"]);
-const S33 = new Set(["question","context","kind"]);
-const S34 = new Set(["index","new_tab","kind"]);
-const S35 = new Set(["tab_id","kind"]);
-const S36 = new Set(["extract_links","start_from_char","kind"]);
-const S37 = new Set(["include_screenshot","kind"]);
-const S38 = new Set(["url","new_tab","kind"]);
-const S39 = new Set(["direction","kind"]);
-const S40 = new Set(["storage_state","kind"]);
-const S41 = new Set(["index","text","kind"]);
-const S42 = new Set(["task","title","isolation","kind"]);
-const S43 = new Set(["command","ids","agent_types","tasks","kind"]);
-const S44 = new Set(["command","path","file_text","old_str","new_str","insert_line","view_range","kind"]);
-const S45 = new Set(["file_path","old_string","new_string","expected_replacements","kind"]);
-const S46 = new Set(["dir_path","recursive","kind"]);
-const S47 = new Set(["file_path","offset","limit","kind"]);
-const S48 = new Set(["file_path","content","kind"]);
-const S49 = new Set(["pattern","path","kind"]);
-const S50 = new Set(["pattern","path","include","kind"]);
-const S51 = new Set(["description","prompt","subagent_type","resume","kind"]);
-const S52 = new Set(["command","task_list","kind"]);
-const S53 = new Set(["command","is_input","timeout","reset","kind"]);
-const S54 = new Set(["name","script","max_concurrency","kind"]);
-const S55 = new Set(["id","timestamp","parent_id","source","llm_message","llm_response_id","activated_skills","extended_content","sender","critic_result","kind"]);
-const S56 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","error","classification","kind"]);
-const S57 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","observation","action_id","extended_content","kind"]);
-const S58 = new Set(["content","is_error","tool_name","kind"]);
-const S59 = new Set(["content","is_error","chosen_class","model","active_model","kind"]);
-const S60 = new Set(["content","is_error","kind"]);
-const S61 = new Set(["content","is_error","skill_name","kind"]);
-const S62 = new Set(["content","is_error","profile_name","reason","active_model","kind"]);
-const S63 = new Set(["content","is_error","image_index","question","profile_name","model","base_url","answer","kind"]);
-const S64 = new Set(["content","is_error","screenshot_data","full_output_save_dir","kind"]);
-const S65 = new Set(["content","is_error","conversation_id","parent_conversation_id","status","title","url","workspace","isolation","kind"]);
-const S66 = new Set(["content","is_error","command","kind"]);
-const S67 = new Set(["content","is_error","command","path","prev_exist","old_content","new_content","kind"]);
-const S68 = new Set(["content","is_error","file_path","is_new_file","replacements_made","old_content","new_content","kind"]);
-const S69 = new Set(["content","is_error","dir_path","entries","total_count","is_truncated","kind"]);
-const S70 = new Set(["content","is_error","file_path","file_content","is_truncated","lines_shown","total_lines","kind"]);
-const S71 = new Set(["content","is_error","file_path","is_new_file","old_content","new_content","kind"]);
-const S72 = new Set(["content","is_error","files","pattern","search_path","truncated","kind"]);
-const S73 = new Set(["content","is_error","matches","pattern","search_path","include_pattern","truncated","kind"]);
-const S74 = new Set(["content","is_error","task_id","subagent","status","kind"]);
-const S75 = new Set(["content","is_error","command","task_list","kind"]);
-const S76 = new Set(["content","is_error","command","exit_code","timeout","metadata","full_output_save_dir","kind"]);
-const S77 = new Set(["content","is_error","name","status","kind"]);
-const S78 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","rejection_reason","rejection_source","action_id","kind"]);
-const S79 = new Set(["id","timestamp","parent_id","source","system_prompt","tools","dynamic_context","kind"]);
-const S80 = new Set(["id","timestamp","parent_id","source","analyzer","policy","risks","details","kind"]);
-const S81 = new Set(["id","timestamp","parent_id","source","content","reasoning_content","kind"]);
-const S82 = new Set(["id","timestamp","parent_id","source","prompt_token_ids","response_token_ids","kind"]);
-const S83 = new Set(["idle","running","paused","waiting_for_confirmation","finished","error","stuck","deleting"]);
+const S33 = new Set(["patch","kind"]);
+const S34 = new Set(["question","context","kind"]);
+const S35 = new Set(["index","new_tab","kind"]);
+const S36 = new Set(["tab_id","kind"]);
+const S37 = new Set(["extract_links","start_from_char","kind"]);
+const S38 = new Set(["include_screenshot","kind"]);
+const S39 = new Set(["url","new_tab","kind"]);
+const S40 = new Set(["direction","kind"]);
+const S41 = new Set(["storage_state","kind"]);
+const S42 = new Set(["index","text","kind"]);
+const S43 = new Set(["task","title","isolation","kind"]);
+const S44 = new Set(["command","ids","agent_types","tasks","kind"]);
+const S45 = new Set(["command","path","file_text","old_str","new_str","insert_line","view_range","kind"]);
+const S46 = new Set(["file_path","old_string","new_string","expected_replacements","kind"]);
+const S47 = new Set(["dir_path","recursive","kind"]);
+const S48 = new Set(["file_path","offset","limit","kind"]);
+const S49 = new Set(["file_path","content","kind"]);
+const S50 = new Set(["pattern","path","kind"]);
+const S51 = new Set(["pattern","path","include","kind"]);
+const S52 = new Set(["description","prompt","subagent_type","resume","max_turns","kind"]);
+const S53 = new Set(["command","task_list","kind"]);
+const S54 = new Set(["command","is_input","timeout","reset","kind"]);
+const S55 = new Set(["reason","use_user_message","custom_query","kind"]);
+const S56 = new Set(["name","script","max_concurrency","kind"]);
+const S57 = new Set(["id","timestamp","parent_id","source","llm_message","llm_response_id","activated_skills","extended_content","sender","critic_result","kind"]);
+const S58 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","error","classification","kind"]);
+const S59 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","observation","action_id","extended_content","kind"]);
+const S60 = new Set(["content","is_error","tool_name","kind"]);
+const S61 = new Set(["content","is_error","chosen_class","model","active_model","kind"]);
+const S62 = new Set(["content","is_error","kind"]);
+const S63 = new Set(["content","is_error","skill_name","kind"]);
+const S64 = new Set(["content","is_error","profile_name","reason","active_model","kind"]);
+const S65 = new Set(["content","is_error","image_index","question","profile_name","model","base_url","answer","kind"]);
+const S66 = new Set(["content","is_error","message","fuzz","commit","kind"]);
+const S67 = new Set(["content","is_error","screenshot_data","full_output_save_dir","kind"]);
+const S68 = new Set(["content","is_error","conversation_id","parent_conversation_id","status","title","url","workspace","isolation","kind"]);
+const S69 = new Set(["content","is_error","command","kind"]);
+const S70 = new Set(["content","is_error","command","path","prev_exist","old_content","new_content","kind"]);
+const S71 = new Set(["content","is_error","file_path","is_new_file","replacements_made","old_content","new_content","kind"]);
+const S72 = new Set(["content","is_error","dir_path","entries","total_count","is_truncated","kind"]);
+const R0 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d))|(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)$/;
+const S73 = new Set(["content","is_error","file_path","file_content","is_truncated","lines_shown","total_lines","kind"]);
+const S74 = new Set(["content","is_error","file_path","is_new_file","old_content","new_content","kind"]);
+const S75 = new Set(["content","is_error","files","pattern","search_path","truncated","kind"]);
+const S76 = new Set(["content","is_error","matches","pattern","search_path","include_pattern","truncated","kind"]);
+const S77 = new Set(["content","is_error","task_id","subagent","status","kind"]);
+const S78 = new Set(["content","is_error","command","task_list","kind"]);
+const S79 = new Set(["content","is_error","command","exit_code","timeout","metadata","full_output_save_dir","kind"]);
+const S80 = new Set(["content","is_error","suggestions","confidence","reasoning","kind"]);
+const S81 = new Set(["content","is_error","message","sessions_processed","kind"]);
+const S82 = new Set(["content","is_error","name","status","kind"]);
+const S83 = new Set(["id","timestamp","parent_id","source","tool_name","tool_call_id","rejection_reason","rejection_source","action_id","kind"]);
+const S84 = new Set(["id","timestamp","parent_id","source","system_prompt","tools","dynamic_context","kind"]);
+const S85 = new Set(["id","timestamp","parent_id","source","analyzer","policy","risks","details","kind"]);
+const S86 = new Set(["id","timestamp","parent_id","source","content","reasoning_content","kind"]);
+const S87 = new Set(["id","timestamp","parent_id","source","prompt_token_ids","response_token_ids","kind"]);
+const S88 = new Set(["idle","running","paused","waiting_for_confirmation","finished","error","stuck","deleting"]);
 
 const c0 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
@@ -621,6 +627,15 @@ return true;
 const c37 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["patch"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "ApplyPatchAction"))) return false;
+return true;
+});
+const c38 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["question"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["context"];
@@ -629,14 +644,14 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "AskOracleAction"))) return false;
 return true;
 });
-const c38 = (function (v) {
+const c39 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserAction"))) return false;
 return true;
 });
-const c39 = (function (v) {
+const c40 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["index"];
@@ -647,7 +662,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserClickAction"))) return false;
 return true;
 });
-const c40 = (function (v) {
+const c41 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["tab_id"];
@@ -656,7 +671,7 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserCloseTabAction"))) return false;
 return true;
 });
-const c41 = (function (v) {
+const c42 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["extract_links"];
@@ -667,7 +682,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserGetContentAction"))) return false;
 return true;
 });
-const c42 = (function (v) {
+const c43 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["include_screenshot"];
@@ -676,28 +691,28 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserGetStateAction"))) return false;
 return true;
 });
-const c43 = (function (v) {
+const c44 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserGetStorageAction"))) return false;
 return true;
 });
-const c44 = (function (v) {
+const c45 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserGoBackAction"))) return false;
 return true;
 });
-const c45 = (function (v) {
+const c46 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserListTabsAction"))) return false;
 return true;
 });
-const c46 = (function (v) {
+const c47 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["url"];
@@ -708,7 +723,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserNavigateAction"))) return false;
 return true;
 });
-const c47 = (function (v) {
+const c48 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["direction"];
@@ -717,7 +732,7 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserScrollAction"))) return false;
 return true;
 });
-const c48 = (function (v) {
+const c49 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["storage_state"];
@@ -726,21 +741,21 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserSetStorageAction"))) return false;
 return true;
 });
-const c49 = (function (v) {
+const c50 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserStartRecordingAction"))) return false;
 return true;
 });
-const c50 = (function (v) {
+const c51 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserStopRecordingAction"))) return false;
 return true;
 });
-const c51 = (function (v) {
+const c52 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["tab_id"];
@@ -749,7 +764,7 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserSwitchTabAction"))) return false;
 return true;
 });
-const c52 = (function (v) {
+const c53 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["index"];
@@ -760,7 +775,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserTypeAction"))) return false;
 return true;
 });
-const c53 = (function (v) {
+const c54 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["task"];
@@ -773,7 +788,7 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "StartChildConversationAction"))) return false;
 return true;
 });
-const c54 = (function (v) {
+const c55 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -782,7 +797,7 @@ if (!(e !== undefined && (typeof e === "string"))) return false;
 }
 return true;
 });
-const c55 = (function (v) {
+const c56 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -792,12 +807,12 @@ if (!((f1 === undefined || (f1 === null || c3(f1))))) return false;
 const f2 = v["agent_types"];
 if (!((f2 === undefined || (f2 === null || c3(f2))))) return false;
 const f3 = v["tasks"];
-if (!((f3 === undefined || (f3 === null || c54(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c55(f3))))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "DelegateAction"))) return false;
 return true;
 });
-const c56 = (function (v) {
+const c57 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -818,7 +833,7 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "FileEditorAction"))) return false;
 return true;
 });
-const c57 = (function (v) {
+const c58 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["file_path"];
@@ -833,7 +848,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "EditAction"))) return false;
 return true;
 });
-const c58 = (function (v) {
+const c59 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["dir_path"];
@@ -844,7 +859,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ListDirectoryAction"))) return false;
 return true;
 });
-const c59 = (function (v) {
+const c60 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["file_path"];
@@ -857,7 +872,7 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "ReadFileAction"))) return false;
 return true;
 });
-const c60 = (function (v) {
+const c61 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["file_path"];
@@ -868,7 +883,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "WriteFileAction"))) return false;
 return true;
 });
-const c61 = (function (v) {
+const c62 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["pattern"];
@@ -879,7 +894,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "GlobAction"))) return false;
 return true;
 });
-const c62 = (function (v) {
+const c63 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["pattern"];
@@ -892,7 +907,7 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "GrepAction"))) return false;
 return true;
 });
-const c63 = (function (v) {
+const c64 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -913,7 +928,7 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorAction"))) return false;
 return true;
 });
-const c64 = (function (v) {
+const c65 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["description"];
@@ -924,11 +939,13 @@ const f2 = v["subagent_type"];
 if (!((f2 !== undefined && (typeof f2 === "string")))) return false;
 const f3 = v["resume"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
-const f4 = v["kind"];
-if (!(f4 !== undefined && (f4 === "TaskAction"))) return false;
+const f4 = v["max_turns"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "number" && Number.isSafeInteger(f4) && f4 >= 1))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "TaskAction"))) return false;
 return true;
 });
-const c65 = (function (v) {
+const c66 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -939,7 +956,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "TaskTrackerAction"))) return false;
 return true;
 });
-const c66 = (function (v) {
+const c67 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["command"];
@@ -954,7 +971,27 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TerminalAction"))) return false;
 return true;
 });
-const c67 = (function (v) {
+const c68 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["reason"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["use_user_message"];
+if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["custom_query"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "ConsultTomAction"))) return false;
+return true;
+});
+const c69 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "SleeptimeComputeAction"))) return false;
+return true;
+});
+const c70 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["name"];
@@ -967,7 +1004,7 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "WorkflowAction"))) return false;
 return true;
 });
-const c68 = (function (v) {
+const c71 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "FileEditorActionWithRisk": return c20(v);
@@ -985,43 +1022,46 @@ case "InvokeSkillAction": return c33(v);
 case "SwitchLLMAction": return c34(v);
 case "ThinkAction": return c35(v);
 case "VisionInspectAction": return c36(v);
-case "AskOracleAction": return c37(v);
-case "BrowserAction": return c38(v);
-case "BrowserClickAction": return c39(v);
-case "BrowserCloseTabAction": return c40(v);
-case "BrowserGetContentAction": return c41(v);
-case "BrowserGetStateAction": return c42(v);
-case "BrowserGetStorageAction": return c43(v);
-case "BrowserGoBackAction": return c44(v);
-case "BrowserListTabsAction": return c45(v);
-case "BrowserNavigateAction": return c46(v);
-case "BrowserScrollAction": return c47(v);
-case "BrowserSetStorageAction": return c48(v);
-case "BrowserStartRecordingAction": return c49(v);
-case "BrowserStopRecordingAction": return c50(v);
-case "BrowserSwitchTabAction": return c51(v);
-case "BrowserTypeAction": return c52(v);
-case "StartChildConversationAction": return c53(v);
-case "DelegateAction": return c55(v);
-case "FileEditorAction": return c56(v);
-case "EditAction": return c57(v);
-case "ListDirectoryAction": return c58(v);
-case "ReadFileAction": return c59(v);
-case "WriteFileAction": return c60(v);
-case "GlobAction": return c61(v);
-case "GrepAction": return c62(v);
-case "PlanningFileEditorAction": return c63(v);
-case "TaskAction": return c64(v);
-case "TaskTrackerAction": return c65(v);
-case "TerminalAction": return c66(v);
-case "WorkflowAction": return c67(v);
+case "ApplyPatchAction": return c37(v);
+case "AskOracleAction": return c38(v);
+case "BrowserAction": return c39(v);
+case "BrowserClickAction": return c40(v);
+case "BrowserCloseTabAction": return c41(v);
+case "BrowserGetContentAction": return c42(v);
+case "BrowserGetStateAction": return c43(v);
+case "BrowserGetStorageAction": return c44(v);
+case "BrowserGoBackAction": return c45(v);
+case "BrowserListTabsAction": return c46(v);
+case "BrowserNavigateAction": return c47(v);
+case "BrowserScrollAction": return c48(v);
+case "BrowserSetStorageAction": return c49(v);
+case "BrowserStartRecordingAction": return c50(v);
+case "BrowserStopRecordingAction": return c51(v);
+case "BrowserSwitchTabAction": return c52(v);
+case "BrowserTypeAction": return c53(v);
+case "StartChildConversationAction": return c54(v);
+case "DelegateAction": return c56(v);
+case "FileEditorAction": return c57(v);
+case "EditAction": return c58(v);
+case "ListDirectoryAction": return c59(v);
+case "ReadFileAction": return c60(v);
+case "WriteFileAction": return c61(v);
+case "GlobAction": return c62(v);
+case "GrepAction": return c63(v);
+case "PlanningFileEditorAction": return c64(v);
+case "TaskAction": return c65(v);
+case "TaskTrackerAction": return c66(v);
+case "TerminalAction": return c67(v);
+case "ConsultTomAction": return c68(v);
+case "SleeptimeComputeAction": return c69(v);
+case "WorkflowAction": return c70(v);
 default: return false;
 }
 });
-const c69 = (function (v) {
-return c68(v);
+const c72 = (function (v) {
+return c71(v);
 });
-const c70 = (function (v) {
+const c73 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1036,7 +1076,7 @@ const f4 = v["responses_item_id"];
 if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
 return true;
 });
-const c71 = (function (v) {
+const c74 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["score"];
@@ -1047,7 +1087,7 @@ const f2 = v["metadata"];
 if (!((f2 === undefined || (f2 === null || c10(f2))))) return false;
 return true;
 });
-const c72 = (function (v) {
+const c75 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1067,29 +1107,37 @@ if (!((f6 !== undefined && c17(f6)))) return false;
 const f7 = v["responses_reasoning_item"];
 if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
 const f8 = v["action"];
-if (!((f8 === undefined || (f8 === null || c69(f8))))) return false;
+if (!((f8 === undefined || (f8 === null || c72(f8))))) return false;
 const f9 = v["tool_name"];
 if (!(f9 !== undefined && (typeof f9 === "string"))) return false;
 const f10 = v["tool_call_id"];
 if (!(f10 !== undefined && (typeof f10 === "string"))) return false;
 const f11 = v["tool_call"];
-if (!(f11 !== undefined && c70(f11))) return false;
+if (!(f11 !== undefined && c73(f11))) return false;
 const f12 = v["llm_response_id"];
 if (!(f12 !== undefined && (typeof f12 === "string"))) return false;
 const f13 = v["security_risk"];
 if (!((f13 !== undefined && S4.has(f13)))) return false;
 const f14 = v["critic_result"];
-if (!((f14 === undefined || (f14 === null || c71(f14))))) return false;
+if (!((f14 === undefined || (f14 === null || c74(f14))))) return false;
 const f15 = v["summary"];
 if (!((f15 === undefined || (f15 === null || (typeof f15 === "string"))))) return false;
 const f16 = v["kind"];
 if (!(f16 !== undefined && (f16 === "ActionEvent"))) return false;
 return true;
 });
-const c73 = (function (v) {
+const c76 = (function (v) {
 return c13(v);
 });
-const c74 = (function (v) {
+const c77 = (function (v) {
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c76(e))) return false;
+}
+return true;
+});
+const c78 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
@@ -1097,23 +1145,15 @@ if (!(e !== undefined && c73(e))) return false;
 }
 return true;
 });
-const c75 = (function (v) {
-if (!Array.isArray(v)) return false;
-for (let i = 0; i < v.length; i++) {
-const e = v[i];
-if (!(e !== undefined && c70(e))) return false;
-}
-return true;
-});
-const c76 = (function (v) {
+const c79 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["role"];
 if (!(f0 !== undefined && S5.has(f0))) return false;
 const f1 = v["content"];
-if (!((f1 !== undefined && c74(f1)))) return false;
+if (!((f1 !== undefined && c77(f1)))) return false;
 const f2 = v["tool_calls"];
-if (!((f2 === undefined || (f2 === null || c75(f2))))) return false;
+if (!((f2 === undefined || (f2 === null || c78(f2))))) return false;
 const f3 = v["tool_call_id"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
 const f4 = v["name"];
@@ -1126,7 +1166,7 @@ const f7 = v["responses_reasoning_item"];
 if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
 return true;
 });
-const c77 = (function (v) {
+const c80 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1138,7 +1178,7 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return f
 const f3 = v["source"];
 if (!(f3 !== undefined && S0.has(f3))) return false;
 const f4 = v["llm_message"];
-if (!(f4 !== undefined && c76(f4))) return false;
+if (!(f4 !== undefined && c79(f4))) return false;
 const f5 = v["llm_response_id"];
 if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
 const f6 = v["activated_skills"];
@@ -1148,12 +1188,12 @@ if (!((f7 !== undefined && c14(f7)))) return false;
 const f8 = v["sender"];
 if (!((f8 === undefined || (f8 === null || (typeof f8 === "string"))))) return false;
 const f9 = v["critic_result"];
-if (!((f9 === undefined || (f9 === null || c71(f9))))) return false;
+if (!((f9 === undefined || (f9 === null || c74(f9))))) return false;
 const f10 = v["kind"];
 if (!(f10 !== undefined && (f10 === "MessageEvent"))) return false;
 return true;
 });
-const c78 = (function (v) {
+const c81 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1176,11 +1216,11 @@ const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "AgentErrorEvent"))) return false;
 return true;
 });
-const c79 = (function (v) {
+const c82 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["tool_name"];
@@ -1189,11 +1229,11 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "MCPToolObservation"))) return false;
 return true;
 });
-const c80 = (function (v) {
+const c83 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["chosen_class"];
@@ -1206,22 +1246,22 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "ClassifyAndSwitchLLMObservation"))) return false;
 return true;
 });
-const c81 = (function (v) {
+const c84 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "FinishObservation"))) return false;
 return true;
 });
-const c82 = (function (v) {
+const c85 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["skill_name"];
@@ -1230,11 +1270,11 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "InvokeSkillObservation"))) return false;
 return true;
 });
-const c83 = (function (v) {
+const c86 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["profile_name"];
@@ -1247,22 +1287,22 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "SwitchLLMObservation"))) return false;
 return true;
 });
-const c84 = (function (v) {
+const c87 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ThinkObservation"))) return false;
 return true;
 });
-const c85 = (function (v) {
+const c88 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["image_index"];
@@ -1281,33 +1321,79 @@ const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "VisionInspectObservation"))) return false;
 return true;
 });
-const c86 = (function (v) {
+const c89 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ClientToolObservation"))) return false;
 return true;
 });
-const c87 = (function (v) {
+const c90 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["type"];
+if (!(f0 !== undefined && (f0 === "add" || f0 === "delete" || f0 === "update"))) return false;
+const f1 = v["old_content"];
+if (!((f1 === undefined || (f1 === null || (typeof f1 === "string"))))) return false;
+const f2 = v["new_content"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["move_path"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
+return true;
+});
+const c91 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+for (const k in v) {
+const e = v[k];
+if (!(e !== undefined && c90(e))) return false;
+}
+return true;
+});
+const c92 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["changes"];
+if (!((f0 !== undefined && c91(f0)))) return false;
+return true;
+});
+const c93 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
+const f1 = v["is_error"];
+if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["message"];
+if (!((f2 !== undefined && (typeof f2 === "string")))) return false;
+const f3 = v["fuzz"];
+if (!((f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3))))) return false;
+const f4 = v["commit"];
+if (!((f4 === undefined || (f4 === null || c92(f4))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "ApplyPatchObservation"))) return false;
+return true;
+});
+const c94 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "AskOracleObservation"))) return false;
 return true;
 });
-const c88 = (function (v) {
+const c95 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["screenshot_data"];
@@ -1318,11 +1404,11 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "BrowserObservation"))) return false;
 return true;
 });
-const c89 = (function (v) {
+const c96 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["conversation_id"];
@@ -1343,11 +1429,11 @@ const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "StartChildConversationObservation"))) return false;
 return true;
 });
-const c90 = (function (v) {
+const c97 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -1356,11 +1442,11 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "DelegateObservation"))) return false;
 return true;
 });
-const c91 = (function (v) {
+const c98 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -1377,11 +1463,11 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "FileEditorObservation"))) return false;
 return true;
 });
-const c92 = (function (v) {
+const c99 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["file_path"];
@@ -1398,7 +1484,7 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "EditObservation"))) return false;
 return true;
 });
-const c93 = (function (v) {
+const c100 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["name"];
@@ -1413,25 +1499,25 @@ const f4 = v["modified_time"];
 if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 return true;
 });
-const c94 = (function (v) {
+const c101 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c93(e))) return false;
+if (!(e !== undefined && c100(e))) return false;
 }
 return true;
 });
-const c95 = (function (v) {
+const c102 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["dir_path"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["entries"];
-if (!((f3 !== undefined && c94(f3)))) return false;
+if (!((f3 !== undefined && c101(f3)))) return false;
 const f4 = v["total_count"];
 if (!((f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4))))) return false;
 const f5 = v["is_truncated"];
@@ -1440,14 +1526,14 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ListDirectoryObservation"))) return false;
 return true;
 });
-const c96 = (function (v) {
+const c103 = (function (v) {
 return Array.isArray(v) && v.length === 2 && (v[0] !== undefined && (typeof v[0] === "number" && Number.isSafeInteger(v[0]))) && (v[1] !== undefined && (typeof v[1] === "number" && Number.isSafeInteger(v[1])));
 });
-const c97 = (function (v) {
+const c104 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["file_path"];
@@ -1457,18 +1543,18 @@ if (!((f3 !== undefined && (typeof f3 === "string")))) return false;
 const f4 = v["is_truncated"];
 if (!((f4 !== undefined && typeof f4 === "boolean"))) return false;
 const f5 = v["lines_shown"];
-if (!((f5 === undefined || (f5 === null || c96(f5))))) return false;
+if (!((f5 === undefined || (f5 === null || c103(f5))))) return false;
 const f6 = v["total_lines"];
 if (!((f6 === undefined || (f6 === null || (typeof f6 === "number" && Number.isSafeInteger(f6)))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "ReadFileObservation"))) return false;
 return true;
 });
-const c98 = (function (v) {
+const c105 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["file_path"];
@@ -1483,11 +1569,11 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WriteFileObservation"))) return false;
 return true;
 });
-const c99 = (function (v) {
+const c106 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["files"];
@@ -1502,11 +1588,11 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "GlobObservation"))) return false;
 return true;
 });
-const c100 = (function (v) {
+const c107 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["matches"];
@@ -1523,11 +1609,11 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "GrepObservation"))) return false;
 return true;
 });
-const c101 = (function (v) {
+const c108 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -1544,11 +1630,11 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorObservation"))) return false;
 return true;
 });
-const c102 = (function (v) {
+const c109 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["task_id"];
@@ -1561,11 +1647,11 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "TaskObservation"))) return false;
 return true;
 });
-const c103 = (function (v) {
+const c110 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -1576,7 +1662,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskTrackerObservation"))) return false;
 return true;
 });
-const c104 = (function (v) {
+const c111 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["exit_code"];
@@ -1597,11 +1683,11 @@ const f7 = v["suffix"];
 if (!((f7 !== undefined && (typeof f7 === "string")))) return false;
 return true;
 });
-const c105 = (function (v) {
+const c112 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -1611,18 +1697,50 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "number" && Number.isS
 const f4 = v["timeout"];
 if (!((f4 !== undefined && typeof f4 === "boolean"))) return false;
 const f5 = v["metadata"];
-if (!((f5 === undefined || c104(f5)))) return false;
+if (!((f5 === undefined || c111(f5)))) return false;
 const f6 = v["full_output_save_dir"];
 if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "TerminalObservation"))) return false;
 return true;
 });
-const c106 = (function (v) {
+const c113 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c74(f0)))) return false;
+if (!((f0 !== undefined && c77(f0)))) return false;
+const f1 = v["is_error"];
+if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["suggestions"];
+if (!((f2 !== undefined && (typeof f2 === "string")))) return false;
+const f3 = v["confidence"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "number" && Number.isFinite(f3)))))) return false;
+const f4 = v["reasoning"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "ConsultTomObservation"))) return false;
+return true;
+});
+const c114 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!((f0 !== undefined && c77(f0)))) return false;
+const f1 = v["is_error"];
+if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["message"];
+if (!((f2 !== undefined && (typeof f2 === "string")))) return false;
+const f3 = v["sessions_processed"];
+if (!((f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "SleeptimeComputeObservation"))) return false;
+return true;
+});
+const c115 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["content"];
+if (!((f0 !== undefined && c77(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["name"];
@@ -1633,40 +1751,43 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "WorkflowObservation"))) return false;
 return true;
 });
-const c107 = (function (v) {
+const c116 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
-case "MCPToolObservation": return c79(v);
-case "ClassifyAndSwitchLLMObservation": return c80(v);
-case "FinishObservation": return c81(v);
-case "InvokeSkillObservation": return c82(v);
-case "SwitchLLMObservation": return c83(v);
-case "ThinkObservation": return c84(v);
-case "VisionInspectObservation": return c85(v);
-case "ClientToolObservation": return c86(v);
-case "AskOracleObservation": return c87(v);
-case "BrowserObservation": return c88(v);
-case "StartChildConversationObservation": return c89(v);
-case "DelegateObservation": return c90(v);
-case "FileEditorObservation": return c91(v);
-case "EditObservation": return c92(v);
-case "ListDirectoryObservation": return c95(v);
-case "ReadFileObservation": return c97(v);
-case "WriteFileObservation": return c98(v);
-case "GlobObservation": return c99(v);
-case "GrepObservation": return c100(v);
-case "PlanningFileEditorObservation": return c101(v);
-case "TaskObservation": return c102(v);
-case "TaskTrackerObservation": return c103(v);
-case "TerminalObservation": return c105(v);
-case "WorkflowObservation": return c106(v);
+case "MCPToolObservation": return c82(v);
+case "ClassifyAndSwitchLLMObservation": return c83(v);
+case "FinishObservation": return c84(v);
+case "InvokeSkillObservation": return c85(v);
+case "SwitchLLMObservation": return c86(v);
+case "ThinkObservation": return c87(v);
+case "VisionInspectObservation": return c88(v);
+case "ClientToolObservation": return c89(v);
+case "ApplyPatchObservation": return c93(v);
+case "AskOracleObservation": return c94(v);
+case "BrowserObservation": return c95(v);
+case "StartChildConversationObservation": return c96(v);
+case "DelegateObservation": return c97(v);
+case "FileEditorObservation": return c98(v);
+case "EditObservation": return c99(v);
+case "ListDirectoryObservation": return c102(v);
+case "ReadFileObservation": return c104(v);
+case "WriteFileObservation": return c105(v);
+case "GlobObservation": return c106(v);
+case "GrepObservation": return c107(v);
+case "PlanningFileEditorObservation": return c108(v);
+case "TaskObservation": return c109(v);
+case "TaskTrackerObservation": return c110(v);
+case "TerminalObservation": return c112(v);
+case "ConsultTomObservation": return c113(v);
+case "SleeptimeComputeObservation": return c114(v);
+case "WorkflowObservation": return c115(v);
 default: return false;
 }
 });
-const c108 = (function (v) {
-return c107(v);
+const c117 = (function (v) {
+return c116(v);
 });
-const c109 = (function (v) {
+const c118 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1682,7 +1803,7 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["tool_call_id"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["observation"];
-if (!(f6 !== undefined && c108(f6))) return false;
+if (!(f6 !== undefined && c117(f6))) return false;
 const f7 = v["action_id"];
 if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
 const f8 = v["extended_content"];
@@ -1691,7 +1812,7 @@ const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "ObservationEvent"))) return false;
 return true;
 });
-const c110 = (function (v) {
+const c119 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -1716,7 +1837,7 @@ const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "UserRejectObservation"))) return false;
 return true;
 });
-const c111 = (function (v) {
+const c120 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["title"];
@@ -1731,7 +1852,7 @@ const f4 = v["openWorldHint"];
 if (!((f4 !== undefined && typeof f4 === "boolean"))) return false;
 return true;
 });
-const c112 = (function (v) {
+const c121 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["src"];
@@ -1742,15 +1863,15 @@ const f2 = v["sizes"];
 if (!((f2 === undefined || (f2 === null || c3(f2))))) return false;
 return true;
 });
-const c113 = (function (v) {
+const c122 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c112(e))) return false;
+if (!(e !== undefined && c121(e))) return false;
 }
 return true;
 });
-const c114 = (function (v) {
+const c123 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["title"];
@@ -1765,14 +1886,14 @@ const f4 = v["openWorldHint"];
 if (!((f4 === undefined || (f4 === null || typeof f4 === "boolean")))) return false;
 return true;
 });
-const c115 = (function (v) {
+const c124 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["taskSupport"];
 if (!((f0 === undefined || (f0 === null || (f0 === "forbidden" || f0 === "optional" || f0 === "required"))))) return false;
 return true;
 });
-const c116 = (function (v) {
+const c125 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["name"];
@@ -1786,190 +1907,13 @@ if (!(f3 !== undefined && c10(f3))) return false;
 const f4 = v["outputSchema"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["icons"];
-if (!((f5 === undefined || (f5 === null || c113(f5))))) return false;
+if (!((f5 === undefined || (f5 === null || c122(f5))))) return false;
 const f6 = v["annotations"];
-if (!((f6 === undefined || (f6 === null || c114(f6))))) return false;
+if (!((f6 === undefined || (f6 === null || c123(f6))))) return false;
 const f7 = v["_meta"];
 if (!((f7 === undefined || (f7 === null || c10(f7))))) return false;
 const f8 = v["execution"];
-if (!((f8 === undefined || (f8 === null || c115(f8))))) return false;
-return true;
-});
-const c117 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["mcp_tool"];
-if (!(f6 !== undefined && c116(f6))) return false;
-const f7 = v["kind"];
-if (!(f7 !== undefined && (f7 === "MCPToolDefinition"))) return false;
-return true;
-});
-const c118 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "ClassifyAndSwitchLLMTool"))) return false;
-return true;
-});
-const c119 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "FinishTool"))) return false;
-return true;
-});
-const c120 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "InvokeSkillTool"))) return false;
-return true;
-});
-const c121 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "SwitchLLMTool"))) return false;
-return true;
-});
-const c122 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "ThinkTool"))) return false;
-return true;
-});
-const c123 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "VisionInspectTool"))) return false;
-return true;
-});
-const c124 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["client_tool_name"];
-if (!(f6 !== undefined && (typeof f6 === "string"))) return false;
-const f7 = v["input_schema"];
-if (!(f7 !== undefined && c10(f7))) return false;
-const f8 = v["kind"];
-if (!(f8 !== undefined && (f8 === "ClientTool"))) return false;
-return true;
-});
-const c125 = (function (v) {
-if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-if (hasOwn.call(v, "__proto__")) return false;
-const f0 = v["description"];
-if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
-const f1 = v["action_type"];
-if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
-const f2 = v["observation_type"];
-if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
-const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
-const f4 = v["meta"];
-if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
-const f5 = v["title"];
-if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "AskOracleTool"))) return false;
+if (!((f8 === undefined || (f8 === null || c124(f8))))) return false;
 return true;
 });
 const c126 = (function (v) {
@@ -1982,13 +1926,15 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserClickTool"))) return false;
+const f6 = v["mcp_tool"];
+if (!(f6 !== undefined && c125(f6))) return false;
+const f7 = v["kind"];
+if (!(f7 !== undefined && (f7 === "MCPToolDefinition"))) return false;
 return true;
 });
 const c127 = (function (v) {
@@ -2001,13 +1947,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserCloseTabTool"))) return false;
+if (!(f6 !== undefined && (f6 === "ClassifyAndSwitchLLMTool"))) return false;
 return true;
 });
 const c128 = (function (v) {
@@ -2020,13 +1966,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserGetContentTool"))) return false;
+if (!(f6 !== undefined && (f6 === "FinishTool"))) return false;
 return true;
 });
 const c129 = (function (v) {
@@ -2039,13 +1985,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserGetStateTool"))) return false;
+if (!(f6 !== undefined && (f6 === "InvokeSkillTool"))) return false;
 return true;
 });
 const c130 = (function (v) {
@@ -2058,13 +2004,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserGetStorageTool"))) return false;
+if (!(f6 !== undefined && (f6 === "SwitchLLMTool"))) return false;
 return true;
 });
 const c131 = (function (v) {
@@ -2077,13 +2023,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserGoBackTool"))) return false;
+if (!(f6 !== undefined && (f6 === "ThinkTool"))) return false;
 return true;
 });
 const c132 = (function (v) {
@@ -2096,13 +2042,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserListTabsTool"))) return false;
+if (!(f6 !== undefined && (f6 === "VisionInspectTool"))) return false;
 return true;
 });
 const c133 = (function (v) {
@@ -2115,13 +2061,17 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
-const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserNavigateTool"))) return false;
+const f6 = v["client_tool_name"];
+if (!(f6 !== undefined && (typeof f6 === "string"))) return false;
+const f7 = v["input_schema"];
+if (!(f7 !== undefined && c10(f7))) return false;
+const f8 = v["kind"];
+if (!(f8 !== undefined && (f8 === "ClientTool"))) return false;
 return true;
 });
 const c134 = (function (v) {
@@ -2134,13 +2084,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserScrollTool"))) return false;
+if (!(f6 !== undefined && (f6 === "ApplyPatchTool"))) return false;
 return true;
 });
 const c135 = (function (v) {
@@ -2153,13 +2103,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserSetStorageTool"))) return false;
+if (!(f6 !== undefined && (f6 === "AskOracleTool"))) return false;
 return true;
 });
 const c136 = (function (v) {
@@ -2172,13 +2122,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserStartRecordingTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserClickTool"))) return false;
 return true;
 });
 const c137 = (function (v) {
@@ -2191,13 +2141,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserStopRecordingTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserCloseTabTool"))) return false;
 return true;
 });
 const c138 = (function (v) {
@@ -2210,13 +2160,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserSwitchTabTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserGetContentTool"))) return false;
 return true;
 });
 const c139 = (function (v) {
@@ -2229,13 +2179,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserToolSet"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserGetStateTool"))) return false;
 return true;
 });
 const c140 = (function (v) {
@@ -2248,13 +2198,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "BrowserTypeTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserGetStorageTool"))) return false;
 return true;
 });
 const c141 = (function (v) {
@@ -2267,13 +2217,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "StartChildConversationTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserGoBackTool"))) return false;
 return true;
 });
 const c142 = (function (v) {
@@ -2286,13 +2236,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "FileEditorTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserListTabsTool"))) return false;
 return true;
 });
 const c143 = (function (v) {
@@ -2305,13 +2255,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "EditTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserNavigateTool"))) return false;
 return true;
 });
 const c144 = (function (v) {
@@ -2324,13 +2274,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "ListDirectoryTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserScrollTool"))) return false;
 return true;
 });
 const c145 = (function (v) {
@@ -2343,13 +2293,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "ReadFileTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserSetStorageTool"))) return false;
 return true;
 });
 const c146 = (function (v) {
@@ -2362,13 +2312,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "WriteFileTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserStartRecordingTool"))) return false;
 return true;
 });
 const c147 = (function (v) {
@@ -2381,13 +2331,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "GlobTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserStopRecordingTool"))) return false;
 return true;
 });
 const c148 = (function (v) {
@@ -2400,13 +2350,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "GrepTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserSwitchTabTool"))) return false;
 return true;
 });
 const c149 = (function (v) {
@@ -2419,13 +2369,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "PlanningFileEditorTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserToolSet"))) return false;
 return true;
 });
 const c150 = (function (v) {
@@ -2438,13 +2388,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "TaskTool"))) return false;
+if (!(f6 !== undefined && (f6 === "BrowserTypeTool"))) return false;
 return true;
 });
 const c151 = (function (v) {
@@ -2457,13 +2407,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "TaskToolSet"))) return false;
+if (!(f6 !== undefined && (f6 === "StartChildConversationTool"))) return false;
 return true;
 });
 const c152 = (function (v) {
@@ -2476,13 +2426,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "TaskTrackerTool"))) return false;
+if (!(f6 !== undefined && (f6 === "DelegateTool"))) return false;
 return true;
 });
 const c153 = (function (v) {
@@ -2495,13 +2445,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "TerminalTool"))) return false;
+if (!(f6 !== undefined && (f6 === "FileEditorTool"))) return false;
 return true;
 });
 const c154 = (function (v) {
@@ -2514,13 +2464,13 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["kind"];
-if (!(f6 !== undefined && (f6 === "WorkflowTool"))) return false;
+if (!(f6 !== undefined && (f6 === "EditTool"))) return false;
 return true;
 });
 const c155 = (function (v) {
@@ -2533,7 +2483,254 @@ if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
 const f2 = v["observation_type"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["annotations"];
-if (!((f3 === undefined || (f3 === null || c111(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ListDirectoryTool"))) return false;
+return true;
+});
+const c156 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "ReadFileTool"))) return false;
+return true;
+});
+const c157 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "WriteFileTool"))) return false;
+return true;
+});
+const c158 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "GlobTool"))) return false;
+return true;
+});
+const c159 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "GrepTool"))) return false;
+return true;
+});
+const c160 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "PlanningFileEditorTool"))) return false;
+return true;
+});
+const c161 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TaskTool"))) return false;
+return true;
+});
+const c162 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TaskToolSet"))) return false;
+return true;
+});
+const c163 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TaskTrackerTool"))) return false;
+return true;
+});
+const c164 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TerminalTool"))) return false;
+return true;
+});
+const c165 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "SleeptimeComputeTool"))) return false;
+return true;
+});
+const c166 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "TomConsultTool"))) return false;
+return true;
+});
+const c167 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
+const f4 = v["meta"];
+if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
+const f5 = v["title"];
+if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
+const f6 = v["kind"];
+if (!(f6 !== undefined && (f6 === "WorkflowTool"))) return false;
+return true;
+});
+const c168 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["description"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["action_type"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["observation_type"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["annotations"];
+if (!((f3 === undefined || (f3 === null || c120(f3))))) return false;
 const f4 = v["meta"];
 if (!((f4 === undefined || (f4 === null || c10(f4))))) return false;
 const f5 = v["title"];
@@ -2542,63 +2739,67 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WorkflowToolSet"))) return false;
 return true;
 });
-const c156 = (function (v) {
+const c169 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
-case "MCPToolDefinition": return c117(v);
-case "ClassifyAndSwitchLLMTool": return c118(v);
-case "FinishTool": return c119(v);
-case "InvokeSkillTool": return c120(v);
-case "SwitchLLMTool": return c121(v);
-case "ThinkTool": return c122(v);
-case "VisionInspectTool": return c123(v);
-case "ClientTool": return c124(v);
-case "AskOracleTool": return c125(v);
-case "BrowserClickTool": return c126(v);
-case "BrowserCloseTabTool": return c127(v);
-case "BrowserGetContentTool": return c128(v);
-case "BrowserGetStateTool": return c129(v);
-case "BrowserGetStorageTool": return c130(v);
-case "BrowserGoBackTool": return c131(v);
-case "BrowserListTabsTool": return c132(v);
-case "BrowserNavigateTool": return c133(v);
-case "BrowserScrollTool": return c134(v);
-case "BrowserSetStorageTool": return c135(v);
-case "BrowserStartRecordingTool": return c136(v);
-case "BrowserStopRecordingTool": return c137(v);
-case "BrowserSwitchTabTool": return c138(v);
-case "BrowserToolSet": return c139(v);
-case "BrowserTypeTool": return c140(v);
-case "StartChildConversationTool": return c141(v);
-case "FileEditorTool": return c142(v);
-case "EditTool": return c143(v);
-case "ListDirectoryTool": return c144(v);
-case "ReadFileTool": return c145(v);
-case "WriteFileTool": return c146(v);
-case "GlobTool": return c147(v);
-case "GrepTool": return c148(v);
-case "PlanningFileEditorTool": return c149(v);
-case "TaskTool": return c150(v);
-case "TaskToolSet": return c151(v);
-case "TaskTrackerTool": return c152(v);
-case "TerminalTool": return c153(v);
-case "WorkflowTool": return c154(v);
-case "WorkflowToolSet": return c155(v);
+case "MCPToolDefinition": return c126(v);
+case "ClassifyAndSwitchLLMTool": return c127(v);
+case "FinishTool": return c128(v);
+case "InvokeSkillTool": return c129(v);
+case "SwitchLLMTool": return c130(v);
+case "ThinkTool": return c131(v);
+case "VisionInspectTool": return c132(v);
+case "ClientTool": return c133(v);
+case "ApplyPatchTool": return c134(v);
+case "AskOracleTool": return c135(v);
+case "BrowserClickTool": return c136(v);
+case "BrowserCloseTabTool": return c137(v);
+case "BrowserGetContentTool": return c138(v);
+case "BrowserGetStateTool": return c139(v);
+case "BrowserGetStorageTool": return c140(v);
+case "BrowserGoBackTool": return c141(v);
+case "BrowserListTabsTool": return c142(v);
+case "BrowserNavigateTool": return c143(v);
+case "BrowserScrollTool": return c144(v);
+case "BrowserSetStorageTool": return c145(v);
+case "BrowserStartRecordingTool": return c146(v);
+case "BrowserStopRecordingTool": return c147(v);
+case "BrowserSwitchTabTool": return c148(v);
+case "BrowserToolSet": return c149(v);
+case "BrowserTypeTool": return c150(v);
+case "StartChildConversationTool": return c151(v);
+case "DelegateTool": return c152(v);
+case "FileEditorTool": return c153(v);
+case "EditTool": return c154(v);
+case "ListDirectoryTool": return c155(v);
+case "ReadFileTool": return c156(v);
+case "WriteFileTool": return c157(v);
+case "GlobTool": return c158(v);
+case "GrepTool": return c159(v);
+case "PlanningFileEditorTool": return c160(v);
+case "TaskTool": return c161(v);
+case "TaskToolSet": return c162(v);
+case "TaskTrackerTool": return c163(v);
+case "TerminalTool": return c164(v);
+case "SleeptimeComputeTool": return c165(v);
+case "TomConsultTool": return c166(v);
+case "WorkflowTool": return c167(v);
+case "WorkflowToolSet": return c168(v);
 default: return false;
 }
 });
-const c157 = (function (v) {
-return c156(v);
+const c170 = (function (v) {
+return c169(v);
 });
-const c158 = (function (v) {
+const c171 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c157(e))) return false;
+if (!(e !== undefined && c170(e))) return false;
 }
 return true;
 });
-const c159 = (function (v) {
+const c172 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2612,14 +2813,14 @@ if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["system_prompt"];
 if (!(f4 !== undefined && c13(f4))) return false;
 const f5 = v["tools"];
-if (!(f5 !== undefined && c158(f5))) return false;
+if (!(f5 !== undefined && c171(f5))) return false;
 const f6 = v["dynamic_context"];
 if (!((f6 === undefined || (f6 === null || c13(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "SystemPromptEvent"))) return false;
 return true;
 });
-const c160 = (function (v) {
+const c173 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -2628,7 +2829,7 @@ if (!(e !== undefined && S4.has(e))) return false;
 }
 return true;
 });
-const c161 = (function (v) {
+const c174 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
@@ -2637,7 +2838,7 @@ if (!(e !== undefined && c10(e))) return false;
 }
 return true;
 });
-const c162 = (function (v) {
+const c175 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2653,14 +2854,14 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["policy"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["risks"];
-if (!(f6 !== undefined && c160(f6))) return false;
+if (!(f6 !== undefined && c173(f6))) return false;
 const f7 = v["details"];
-if (!((f7 === undefined || c161(f7)))) return false;
+if (!((f7 === undefined || c174(f7)))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "SecurityAnalysisEvent"))) return false;
 return true;
 });
-const c163 = (function (v) {
+const c176 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2679,7 +2880,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "StreamingDeltaEvent"))) return false;
 return true;
 });
-const c164 = (function (v) {
+const c177 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2698,7 +2899,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TokenEvent"))) return false;
 return true;
 });
-const c165 = (function (v) {
+const c178 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2713,7 +2914,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "InterruptEvent"))) return false;
 return true;
 });
-const c166 = (function (v) {
+const c179 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
@@ -2728,7 +2929,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "PauseEvent"))) return false;
 return true;
 });
-const c167 = (function (v) {
+const c180 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
 case "ServerErrorEvent": return c0(v);
@@ -2740,21 +2941,21 @@ case "ConversationErrorEvent": return c8(v);
 case "ConversationStateUpdateEvent": return c9(v);
 case "HookExecutionEvent": return c11(v);
 case "LLMCompletionLogEvent": return c12(v);
-case "ActionEvent": return c72(v);
-case "MessageEvent": return c77(v);
-case "AgentErrorEvent": return c78(v);
-case "ObservationEvent": return c109(v);
-case "UserRejectObservation": return c110(v);
-case "SystemPromptEvent": return c159(v);
-case "SecurityAnalysisEvent": return c162(v);
-case "StreamingDeltaEvent": return c163(v);
-case "TokenEvent": return c164(v);
-case "InterruptEvent": return c165(v);
-case "PauseEvent": return c166(v);
+case "ActionEvent": return c75(v);
+case "MessageEvent": return c80(v);
+case "AgentErrorEvent": return c81(v);
+case "ObservationEvent": return c118(v);
+case "UserRejectObservation": return c119(v);
+case "SystemPromptEvent": return c172(v);
+case "SecurityAnalysisEvent": return c175(v);
+case "StreamingDeltaEvent": return c176(v);
+case "TokenEvent": return c177(v);
+case "InterruptEvent": return c178(v);
+case "PauseEvent": return c179(v);
 default: return false;
 }
 });
-const c168 = (function (v) {
+const c181 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S6.has(k)) return false;
 const f0 = v["id"];
@@ -2773,7 +2974,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ServerErrorEvent"))) return false;
 return true;
 });
-const c169 = (function (v) {
+const c182 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S7.has(k)) return false;
 const f0 = v["id"];
@@ -2800,7 +3001,7 @@ const f12 = v["kind"];
 if (!(f12 !== undefined && (f12 === "ACPToolCallEvent"))) return false;
 return true;
 });
-const c170 = (function (v) {
+const c183 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S8.has(k)) return false;
 const f0 = v["id"];
@@ -2823,7 +3024,7 @@ const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "Condensation"))) return false;
 return true;
 });
-const c171 = (function (v) {
+const c184 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S9.has(k)) return false;
 const f0 = v["id"];
@@ -2838,7 +3039,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "CondensationRequest"))) return false;
 return true;
 });
-const c172 = (function (v) {
+const c185 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S10.has(k)) return false;
 const f0 = v["id"];
@@ -2855,7 +3056,7 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "CondensationSummaryEvent"))) return false;
 return true;
 });
-const c173 = (function (v) {
+const c186 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S12.has(k)) return false;
 const f0 = v["kind"];
@@ -2868,7 +3069,7 @@ const f3 = v["error_id"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
 return true;
 });
-const c174 = (function (v) {
+const c187 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S11.has(k)) return false;
 const f0 = v["id"];
@@ -2884,12 +3085,12 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["detail"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["classification"];
-if (!((f6 === undefined || (f6 === null || c173(f6))))) return false;
+if (!((f6 === undefined || (f6 === null || c186(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "ConversationErrorEvent"))) return false;
 return true;
 });
-const c175 = (function (v) {
+const c188 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S13.has(k)) return false;
 const f0 = v["id"];
@@ -2906,7 +3107,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ConversationStateUpdateEvent"))) return false;
 return true;
 });
-const c176 = (function (v) {
+const c189 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S14.has(k)) return false;
 const f0 = v["id"];
@@ -2949,7 +3150,7 @@ const f18 = v["kind"];
 if (!(f18 !== undefined && (f18 === "HookExecutionEvent"))) return false;
 return true;
 });
-const c177 = (function (v) {
+const c190 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S15.has(k)) return false;
 const f0 = v["id"];
@@ -2972,7 +3173,7 @@ const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "LLMCompletionLogEvent"))) return false;
 return true;
 });
-const c178 = (function (v) {
+const c191 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S17.has(k)) return false;
 const f0 = v["cache_prompt"];
@@ -2983,15 +3184,15 @@ const f2 = v["text"];
 if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 return true;
 });
-const c179 = (function (v) {
+const c192 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c178(e))) return false;
+if (!(e !== undefined && c191(e))) return false;
 }
 return true;
 });
-const c180 = (function (v) {
+const c193 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S18.has(k)) return false;
 const f0 = v["command"];
@@ -3014,7 +3215,7 @@ const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "FileEditorActionWithRisk"))) return false;
 return true;
 });
-const c181 = (function (v) {
+const c194 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S19.has(k)) return false;
 const f0 = v["command"];
@@ -3039,7 +3240,7 @@ const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "FileEditorActionWithRiskWithSummary"))) return false;
 return true;
 });
-const c182 = (function (v) {
+const c195 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S20.has(k)) return false;
 const f0 = v["message"];
@@ -3050,7 +3251,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "FinishActionWithSummary"))) return false;
 return true;
 });
-const c183 = (function (v) {
+const c196 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S21.has(k)) return false;
 const f0 = v["command"];
@@ -3063,7 +3264,7 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "TaskTrackerActionWithRisk"))) return false;
 return true;
 });
-const c184 = (function (v) {
+const c197 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S22.has(k)) return false;
 const f0 = v["command"];
@@ -3078,7 +3279,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskTrackerActionWithRiskWithSummary"))) return false;
 return true;
 });
-const c185 = (function (v) {
+const c198 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S23.has(k)) return false;
 const f0 = v["command"];
@@ -3095,7 +3296,7 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "TerminalActionWithRisk"))) return false;
 return true;
 });
-const c186 = (function (v) {
+const c199 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S24.has(k)) return false;
 const f0 = v["command"];
@@ -3114,7 +3315,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TerminalActionWithRiskWithSummary"))) return false;
 return true;
 });
-const c187 = (function (v) {
+const c200 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S25.has(k)) return false;
 const f0 = v["thought"];
@@ -3125,7 +3326,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ThinkActionWithSummary"))) return false;
 return true;
 });
-const c188 = (function (v) {
+const c201 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S26.has(k)) return false;
 const f0 = v["data"];
@@ -3134,14 +3335,14 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "MCPToolAction"))) return false;
 return true;
 });
-const c189 = (function (v) {
+const c202 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "ClassifyAndSwitchLLMAction"))) return false;
 return true;
 });
-const c190 = (function (v) {
+const c203 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S28.has(k)) return false;
 const f0 = v["message"];
@@ -3150,7 +3351,7 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "FinishAction"))) return false;
 return true;
 });
-const c191 = (function (v) {
+const c204 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S29.has(k)) return false;
 const f0 = v["name"];
@@ -3159,7 +3360,7 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "InvokeSkillAction"))) return false;
 return true;
 });
-const c192 = (function (v) {
+const c205 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S30.has(k)) return false;
 const f0 = v["profile_name"];
@@ -3170,7 +3371,7 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "SwitchLLMAction"))) return false;
 return true;
 });
-const c193 = (function (v) {
+const c206 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S31.has(k)) return false;
 const f0 = v["thought"];
@@ -3179,7 +3380,7 @@ const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "ThinkAction"))) return false;
 return true;
 });
-const c194 = (function (v) {
+const c207 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S32.has(k)) return false;
 const f0 = v["image_index"];
@@ -3192,9 +3393,18 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "VisionInspectAction"))) return false;
 return true;
 });
-const c195 = (function (v) {
+const c208 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S33.has(k)) return false;
+const f0 = v["patch"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["kind"];
+if (!(f1 !== undefined && (f1 === "ApplyPatchAction"))) return false;
+return true;
+});
+const c209 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S34.has(k)) return false;
 const f0 = v["question"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["context"];
@@ -3203,16 +3413,16 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "AskOracleAction"))) return false;
 return true;
 });
-const c196 = (function (v) {
+const c210 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserAction"))) return false;
 return true;
 });
-const c197 = (function (v) {
+const c211 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S34.has(k)) return false;
+for (const k in v) if (!S35.has(k)) return false;
 const f0 = v["index"];
 if (!(f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0) && f0 >= 0))) return false;
 const f1 = v["new_tab"];
@@ -3221,18 +3431,18 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserClickAction"))) return false;
 return true;
 });
-const c198 = (function (v) {
+const c212 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S35.has(k)) return false;
+for (const k in v) if (!S36.has(k)) return false;
 const f0 = v["tab_id"];
 if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserCloseTabAction"))) return false;
 return true;
 });
-const c199 = (function (v) {
+const c213 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S36.has(k)) return false;
+for (const k in v) if (!S37.has(k)) return false;
 const f0 = v["extract_links"];
 if (!((f0 !== undefined && typeof f0 === "boolean"))) return false;
 const f1 = v["start_from_char"];
@@ -3241,39 +3451,39 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserGetContentAction"))) return false;
 return true;
 });
-const c200 = (function (v) {
+const c214 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S37.has(k)) return false;
+for (const k in v) if (!S38.has(k)) return false;
 const f0 = v["include_screenshot"];
 if (!((f0 !== undefined && typeof f0 === "boolean"))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserGetStateAction"))) return false;
 return true;
 });
-const c201 = (function (v) {
+const c215 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserGetStorageAction"))) return false;
 return true;
 });
-const c202 = (function (v) {
+const c216 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserGoBackAction"))) return false;
 return true;
 });
-const c203 = (function (v) {
+const c217 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserListTabsAction"))) return false;
 return true;
 });
-const c204 = (function (v) {
+const c218 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S38.has(k)) return false;
+for (const k in v) if (!S39.has(k)) return false;
 const f0 = v["url"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["new_tab"];
@@ -3282,50 +3492,50 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserNavigateAction"))) return false;
 return true;
 });
-const c205 = (function (v) {
+const c219 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S39.has(k)) return false;
+for (const k in v) if (!S40.has(k)) return false;
 const f0 = v["direction"];
 if (!((f0 !== undefined && (f0 === "up" || f0 === "down")))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserScrollAction"))) return false;
 return true;
 });
-const c206 = (function (v) {
+const c220 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S40.has(k)) return false;
+for (const k in v) if (!S41.has(k)) return false;
 const f0 = v["storage_state"];
 if (!(f0 !== undefined && c10(f0))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserSetStorageAction"))) return false;
 return true;
 });
-const c207 = (function (v) {
+const c221 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserStartRecordingAction"))) return false;
 return true;
 });
-const c208 = (function (v) {
+const c222 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S27.has(k)) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (f0 === "BrowserStopRecordingAction"))) return false;
 return true;
 });
-const c209 = (function (v) {
+const c223 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S35.has(k)) return false;
+for (const k in v) if (!S36.has(k)) return false;
 const f0 = v["tab_id"];
 if (!(f0 !== undefined && (typeof f0 === "string" && f0.length === 4))) return false;
 const f1 = v["kind"];
 if (!(f1 !== undefined && (f1 === "BrowserSwitchTabAction"))) return false;
 return true;
 });
-const c210 = (function (v) {
+const c224 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S41.has(k)) return false;
+for (const k in v) if (!S42.has(k)) return false;
 const f0 = v["index"];
 if (!(f0 !== undefined && (typeof f0 === "number" && Number.isSafeInteger(f0) && f0 >= 0))) return false;
 const f1 = v["text"];
@@ -3334,9 +3544,9 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "BrowserTypeAction"))) return false;
 return true;
 });
-const c211 = (function (v) {
+const c225 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S42.has(k)) return false;
+for (const k in v) if (!S43.has(k)) return false;
 const f0 = v["task"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["title"];
@@ -3347,9 +3557,9 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "StartChildConversationAction"))) return false;
 return true;
 });
-const c212 = (function (v) {
+const c226 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S43.has(k)) return false;
+for (const k in v) if (!S44.has(k)) return false;
 const f0 = v["command"];
 if (!(f0 !== undefined && (f0 === "spawn" || f0 === "delegate"))) return false;
 const f1 = v["ids"];
@@ -3357,14 +3567,14 @@ if (!((f1 === undefined || (f1 === null || c3(f1))))) return false;
 const f2 = v["agent_types"];
 if (!((f2 === undefined || (f2 === null || c3(f2))))) return false;
 const f3 = v["tasks"];
-if (!((f3 === undefined || (f3 === null || c54(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c55(f3))))) return false;
 const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "DelegateAction"))) return false;
 return true;
 });
-const c213 = (function (v) {
+const c227 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S44.has(k)) return false;
+for (const k in v) if (!S45.has(k)) return false;
 const f0 = v["command"];
 if (!(f0 !== undefined && S3.has(f0))) return false;
 const f1 = v["path"];
@@ -3383,9 +3593,9 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "FileEditorAction"))) return false;
 return true;
 });
-const c214 = (function (v) {
+const c228 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S45.has(k)) return false;
+for (const k in v) if (!S46.has(k)) return false;
 const f0 = v["file_path"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["old_string"];
@@ -3398,9 +3608,9 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "EditAction"))) return false;
 return true;
 });
-const c215 = (function (v) {
+const c229 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S46.has(k)) return false;
+for (const k in v) if (!S47.has(k)) return false;
 const f0 = v["dir_path"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["recursive"];
@@ -3409,9 +3619,9 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ListDirectoryAction"))) return false;
 return true;
 });
-const c216 = (function (v) {
+const c230 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S47.has(k)) return false;
+for (const k in v) if (!S48.has(k)) return false;
 const f0 = v["file_path"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["offset"];
@@ -3422,9 +3632,9 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "ReadFileAction"))) return false;
 return true;
 });
-const c217 = (function (v) {
+const c231 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S48.has(k)) return false;
+for (const k in v) if (!S49.has(k)) return false;
 const f0 = v["file_path"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["content"];
@@ -3433,9 +3643,9 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "WriteFileAction"))) return false;
 return true;
 });
-const c218 = (function (v) {
+const c232 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S49.has(k)) return false;
+for (const k in v) if (!S50.has(k)) return false;
 const f0 = v["pattern"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["path"];
@@ -3444,9 +3654,9 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "GlobAction"))) return false;
 return true;
 });
-const c219 = (function (v) {
+const c233 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S50.has(k)) return false;
+for (const k in v) if (!S51.has(k)) return false;
 const f0 = v["pattern"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["path"];
@@ -3457,9 +3667,9 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "GrepAction"))) return false;
 return true;
 });
-const c220 = (function (v) {
+const c234 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S44.has(k)) return false;
+for (const k in v) if (!S45.has(k)) return false;
 const f0 = v["command"];
 if (!(f0 !== undefined && S3.has(f0))) return false;
 const f1 = v["path"];
@@ -3478,9 +3688,9 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorAction"))) return false;
 return true;
 });
-const c221 = (function (v) {
+const c235 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S51.has(k)) return false;
+for (const k in v) if (!S52.has(k)) return false;
 const f0 = v["description"];
 if (!((f0 === undefined || (f0 === null || (typeof f0 === "string"))))) return false;
 const f1 = v["prompt"];
@@ -3489,13 +3699,15 @@ const f2 = v["subagent_type"];
 if (!((f2 !== undefined && (typeof f2 === "string")))) return false;
 const f3 = v["resume"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
-const f4 = v["kind"];
-if (!(f4 !== undefined && (f4 === "TaskAction"))) return false;
+const f4 = v["max_turns"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "number" && Number.isSafeInteger(f4) && f4 >= 1))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "TaskAction"))) return false;
 return true;
 });
-const c222 = (function (v) {
+const c236 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S52.has(k)) return false;
+for (const k in v) if (!S53.has(k)) return false;
 const f0 = v["command"];
 if (!((f0 !== undefined && (f0 === "view" || f0 === "plan")))) return false;
 const f1 = v["task_list"];
@@ -3504,9 +3716,9 @@ const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "TaskTrackerAction"))) return false;
 return true;
 });
-const c223 = (function (v) {
+const c237 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S53.has(k)) return false;
+for (const k in v) if (!S54.has(k)) return false;
 const f0 = v["command"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["is_input"];
@@ -3519,9 +3731,29 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TerminalAction"))) return false;
 return true;
 });
-const c224 = (function (v) {
+const c238 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S54.has(k)) return false;
+for (const k in v) if (!S55.has(k)) return false;
+const f0 = v["reason"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["use_user_message"];
+if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["custom_query"];
+if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
+const f3 = v["kind"];
+if (!(f3 !== undefined && (f3 === "ConsultTomAction"))) return false;
+return true;
+});
+const c239 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S27.has(k)) return false;
+const f0 = v["kind"];
+if (!(f0 !== undefined && (f0 === "SleeptimeComputeAction"))) return false;
+return true;
+});
+const c240 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S56.has(k)) return false;
 const f0 = v["name"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["script"];
@@ -3532,58 +3764,61 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "WorkflowAction"))) return false;
 return true;
 });
-const c225 = (function (v) {
+const c241 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
-case "FileEditorActionWithRisk": return c180(v);
-case "FileEditorActionWithRiskWithSummary": return c181(v);
-case "FinishActionWithSummary": return c182(v);
-case "TaskTrackerActionWithRisk": return c183(v);
-case "TaskTrackerActionWithRiskWithSummary": return c184(v);
-case "TerminalActionWithRisk": return c185(v);
-case "TerminalActionWithRiskWithSummary": return c186(v);
-case "ThinkActionWithSummary": return c187(v);
-case "MCPToolAction": return c188(v);
-case "ClassifyAndSwitchLLMAction": return c189(v);
-case "FinishAction": return c190(v);
-case "InvokeSkillAction": return c191(v);
-case "SwitchLLMAction": return c192(v);
-case "ThinkAction": return c193(v);
-case "VisionInspectAction": return c194(v);
-case "AskOracleAction": return c195(v);
-case "BrowserAction": return c196(v);
-case "BrowserClickAction": return c197(v);
-case "BrowserCloseTabAction": return c198(v);
-case "BrowserGetContentAction": return c199(v);
-case "BrowserGetStateAction": return c200(v);
-case "BrowserGetStorageAction": return c201(v);
-case "BrowserGoBackAction": return c202(v);
-case "BrowserListTabsAction": return c203(v);
-case "BrowserNavigateAction": return c204(v);
-case "BrowserScrollAction": return c205(v);
-case "BrowserSetStorageAction": return c206(v);
-case "BrowserStartRecordingAction": return c207(v);
-case "BrowserStopRecordingAction": return c208(v);
-case "BrowserSwitchTabAction": return c209(v);
-case "BrowserTypeAction": return c210(v);
-case "StartChildConversationAction": return c211(v);
-case "DelegateAction": return c212(v);
-case "FileEditorAction": return c213(v);
-case "EditAction": return c214(v);
-case "ListDirectoryAction": return c215(v);
-case "ReadFileAction": return c216(v);
-case "WriteFileAction": return c217(v);
-case "GlobAction": return c218(v);
-case "GrepAction": return c219(v);
-case "PlanningFileEditorAction": return c220(v);
-case "TaskAction": return c221(v);
-case "TaskTrackerAction": return c222(v);
-case "TerminalAction": return c223(v);
-case "WorkflowAction": return c224(v);
+case "FileEditorActionWithRisk": return c193(v);
+case "FileEditorActionWithRiskWithSummary": return c194(v);
+case "FinishActionWithSummary": return c195(v);
+case "TaskTrackerActionWithRisk": return c196(v);
+case "TaskTrackerActionWithRiskWithSummary": return c197(v);
+case "TerminalActionWithRisk": return c198(v);
+case "TerminalActionWithRiskWithSummary": return c199(v);
+case "ThinkActionWithSummary": return c200(v);
+case "MCPToolAction": return c201(v);
+case "ClassifyAndSwitchLLMAction": return c202(v);
+case "FinishAction": return c203(v);
+case "InvokeSkillAction": return c204(v);
+case "SwitchLLMAction": return c205(v);
+case "ThinkAction": return c206(v);
+case "VisionInspectAction": return c207(v);
+case "ApplyPatchAction": return c208(v);
+case "AskOracleAction": return c209(v);
+case "BrowserAction": return c210(v);
+case "BrowserClickAction": return c211(v);
+case "BrowserCloseTabAction": return c212(v);
+case "BrowserGetContentAction": return c213(v);
+case "BrowserGetStateAction": return c214(v);
+case "BrowserGetStorageAction": return c215(v);
+case "BrowserGoBackAction": return c216(v);
+case "BrowserListTabsAction": return c217(v);
+case "BrowserNavigateAction": return c218(v);
+case "BrowserScrollAction": return c219(v);
+case "BrowserSetStorageAction": return c220(v);
+case "BrowserStartRecordingAction": return c221(v);
+case "BrowserStopRecordingAction": return c222(v);
+case "BrowserSwitchTabAction": return c223(v);
+case "BrowserTypeAction": return c224(v);
+case "StartChildConversationAction": return c225(v);
+case "DelegateAction": return c226(v);
+case "FileEditorAction": return c227(v);
+case "EditAction": return c228(v);
+case "ListDirectoryAction": return c229(v);
+case "ReadFileAction": return c230(v);
+case "WriteFileAction": return c231(v);
+case "GlobAction": return c232(v);
+case "GrepAction": return c233(v);
+case "PlanningFileEditorAction": return c234(v);
+case "TaskAction": return c235(v);
+case "TaskTrackerAction": return c236(v);
+case "TerminalAction": return c237(v);
+case "ConsultTomAction": return c238(v);
+case "SleeptimeComputeAction": return c239(v);
+case "WorkflowAction": return c240(v);
 default: return false;
 }
 });
-const c226 = (function (v) {
+const c242 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["score"];
@@ -3594,7 +3829,7 @@ const f2 = v["metadata"];
 if (!((f2 === undefined || (f2 === null || c10(f2))))) return false;
 return true;
 });
-const c227 = (function (v) {
+const c243 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S16.has(k)) return false;
 const f0 = v["id"];
@@ -3606,7 +3841,7 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return f
 const f3 = v["source"];
 if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["thought"];
-if (!(f4 !== undefined && c179(f4))) return false;
+if (!(f4 !== undefined && c192(f4))) return false;
 const f5 = v["reasoning_content"];
 if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
 const f6 = v["thinking_blocks"];
@@ -3614,45 +3849,45 @@ if (!((f6 !== undefined && c17(f6)))) return false;
 const f7 = v["responses_reasoning_item"];
 if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
 const f8 = v["action"];
-if (!((f8 === undefined || (f8 === null || c225(f8))))) return false;
+if (!((f8 === undefined || (f8 === null || c241(f8))))) return false;
 const f9 = v["tool_name"];
 if (!(f9 !== undefined && (typeof f9 === "string"))) return false;
 const f10 = v["tool_call_id"];
 if (!(f10 !== undefined && (typeof f10 === "string"))) return false;
 const f11 = v["tool_call"];
-if (!(f11 !== undefined && c70(f11))) return false;
+if (!(f11 !== undefined && c73(f11))) return false;
 const f12 = v["llm_response_id"];
 if (!(f12 !== undefined && (typeof f12 === "string"))) return false;
 const f13 = v["security_risk"];
 if (!((f13 !== undefined && S4.has(f13)))) return false;
 const f14 = v["critic_result"];
-if (!((f14 === undefined || (f14 === null || c226(f14))))) return false;
+if (!((f14 === undefined || (f14 === null || c242(f14))))) return false;
 const f15 = v["summary"];
 if (!((f15 === undefined || (f15 === null || (typeof f15 === "string"))))) return false;
 const f16 = v["kind"];
 if (!(f16 !== undefined && (f16 === "ActionEvent"))) return false;
 return true;
 });
-const c228 = (function (v) {
-return c178(v);
+const c244 = (function (v) {
+return c191(v);
 });
-const c229 = (function (v) {
+const c245 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c228(e))) return false;
+if (!(e !== undefined && c244(e))) return false;
 }
 return true;
 });
-const c230 = (function (v) {
+const c246 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["role"];
 if (!(f0 !== undefined && S5.has(f0))) return false;
 const f1 = v["content"];
-if (!((f1 !== undefined && c229(f1)))) return false;
+if (!((f1 !== undefined && c245(f1)))) return false;
 const f2 = v["tool_calls"];
-if (!((f2 === undefined || (f2 === null || c75(f2))))) return false;
+if (!((f2 === undefined || (f2 === null || c78(f2))))) return false;
 const f3 = v["tool_call_id"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
 const f4 = v["name"];
@@ -3665,9 +3900,9 @@ const f7 = v["responses_reasoning_item"];
 if (!((f7 === undefined || (f7 === null || c18(f7))))) return false;
 return true;
 });
-const c231 = (function (v) {
+const c247 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S55.has(k)) return false;
+for (const k in v) if (!S57.has(k)) return false;
 const f0 = v["id"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["timestamp"];
@@ -3677,24 +3912,24 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return f
 const f3 = v["source"];
 if (!(f3 !== undefined && S0.has(f3))) return false;
 const f4 = v["llm_message"];
-if (!(f4 !== undefined && c230(f4))) return false;
+if (!(f4 !== undefined && c246(f4))) return false;
 const f5 = v["llm_response_id"];
 if (!((f5 === undefined || (f5 === null || (typeof f5 === "string"))))) return false;
 const f6 = v["activated_skills"];
 if (!((f6 !== undefined && c3(f6)))) return false;
 const f7 = v["extended_content"];
-if (!((f7 !== undefined && c179(f7)))) return false;
+if (!((f7 !== undefined && c192(f7)))) return false;
 const f8 = v["sender"];
 if (!((f8 === undefined || (f8 === null || (typeof f8 === "string"))))) return false;
 const f9 = v["critic_result"];
-if (!((f9 === undefined || (f9 === null || c226(f9))))) return false;
+if (!((f9 === undefined || (f9 === null || c242(f9))))) return false;
 const f10 = v["kind"];
 if (!(f10 !== undefined && (f10 === "MessageEvent"))) return false;
 return true;
 });
-const c232 = (function (v) {
+const c248 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S56.has(k)) return false;
+for (const k in v) if (!S58.has(k)) return false;
 const f0 = v["id"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["timestamp"];
@@ -3710,16 +3945,16 @@ if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["error"];
 if (!(f6 !== undefined && (typeof f6 === "string"))) return false;
 const f7 = v["classification"];
-if (!((f7 === undefined || (f7 === null || c173(f7))))) return false;
+if (!((f7 === undefined || (f7 === null || c186(f7))))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "AgentErrorEvent"))) return false;
 return true;
 });
-const c233 = (function (v) {
+const c249 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S58.has(k)) return false;
+for (const k in v) if (!S60.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["tool_name"];
@@ -3728,11 +3963,11 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "MCPToolObservation"))) return false;
 return true;
 });
-const c234 = (function (v) {
+const c250 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S59.has(k)) return false;
+for (const k in v) if (!S61.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["chosen_class"];
@@ -3745,22 +3980,22 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "ClassifyAndSwitchLLMObservation"))) return false;
 return true;
 });
-const c235 = (function (v) {
+const c251 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S60.has(k)) return false;
+for (const k in v) if (!S62.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "FinishObservation"))) return false;
 return true;
 });
-const c236 = (function (v) {
+const c252 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S61.has(k)) return false;
+for (const k in v) if (!S63.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["skill_name"];
@@ -3769,11 +4004,11 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "InvokeSkillObservation"))) return false;
 return true;
 });
-const c237 = (function (v) {
+const c253 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S62.has(k)) return false;
+for (const k in v) if (!S64.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["profile_name"];
@@ -3786,22 +4021,22 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "SwitchLLMObservation"))) return false;
 return true;
 });
-const c238 = (function (v) {
+const c254 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S60.has(k)) return false;
+for (const k in v) if (!S62.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ThinkObservation"))) return false;
 return true;
 });
-const c239 = (function (v) {
+const c255 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S63.has(k)) return false;
+for (const k in v) if (!S65.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["image_index"];
@@ -3820,33 +4055,50 @@ const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "VisionInspectObservation"))) return false;
 return true;
 });
-const c240 = (function (v) {
+const c256 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S60.has(k)) return false;
+for (const k in v) if (!S62.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "ClientToolObservation"))) return false;
 return true;
 });
-const c241 = (function (v) {
+const c257 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S60.has(k)) return false;
+for (const k in v) if (!S66.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
+const f1 = v["is_error"];
+if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["message"];
+if (!((f2 !== undefined && (typeof f2 === "string")))) return false;
+const f3 = v["fuzz"];
+if (!((f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3))))) return false;
+const f4 = v["commit"];
+if (!((f4 === undefined || (f4 === null || c92(f4))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "ApplyPatchObservation"))) return false;
+return true;
+});
+const c258 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S62.has(k)) return false;
+const f0 = v["content"];
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["kind"];
 if (!(f2 !== undefined && (f2 === "AskOracleObservation"))) return false;
 return true;
 });
-const c242 = (function (v) {
+const c259 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S64.has(k)) return false;
+for (const k in v) if (!S67.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["screenshot_data"];
@@ -3857,11 +4109,11 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "BrowserObservation"))) return false;
 return true;
 });
-const c243 = (function (v) {
+const c260 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S65.has(k)) return false;
+for (const k in v) if (!S68.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["conversation_id"];
@@ -3882,11 +4134,11 @@ const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "StartChildConversationObservation"))) return false;
 return true;
 });
-const c244 = (function (v) {
+const c261 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S66.has(k)) return false;
+for (const k in v) if (!S69.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -3895,11 +4147,11 @@ const f3 = v["kind"];
 if (!(f3 !== undefined && (f3 === "DelegateObservation"))) return false;
 return true;
 });
-const c245 = (function (v) {
+const c262 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S67.has(k)) return false;
+for (const k in v) if (!S70.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -3916,11 +4168,11 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "FileEditorObservation"))) return false;
 return true;
 });
-const c246 = (function (v) {
+const c263 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S68.has(k)) return false;
+for (const k in v) if (!S71.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["file_path"];
@@ -3937,17 +4189,40 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "EditObservation"))) return false;
 return true;
 });
-const c247 = (function (v) {
+const c264 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S69.has(k)) return false;
+if (hasOwn.call(v, "__proto__")) return false;
+const f0 = v["name"];
+if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
+const f1 = v["path"];
+if (!(f1 !== undefined && (typeof f1 === "string"))) return false;
+const f2 = v["is_directory"];
+if (!(f2 !== undefined && typeof f2 === "boolean")) return false;
+const f3 = v["size"];
+if (!(f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3)))) return false;
+const f4 = v["modified_time"];
+if (!(f4 !== undefined && (typeof f4 === "string" && R0.test(f4)))) return false;
+return true;
+});
+const c265 = (function (v) {
+if (!Array.isArray(v)) return false;
+for (let i = 0; i < v.length; i++) {
+const e = v[i];
+if (!(e !== undefined && c264(e))) return false;
+}
+return true;
+});
+const c266 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S72.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["dir_path"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return false;
 const f3 = v["entries"];
-if (!((f3 !== undefined && c94(f3)))) return false;
+if (!((f3 !== undefined && c265(f3)))) return false;
 const f4 = v["total_count"];
 if (!((f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4))))) return false;
 const f5 = v["is_truncated"];
@@ -3956,11 +4231,11 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "ListDirectoryObservation"))) return false;
 return true;
 });
-const c248 = (function (v) {
+const c267 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S70.has(k)) return false;
+for (const k in v) if (!S73.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["file_path"];
@@ -3970,18 +4245,18 @@ if (!((f3 !== undefined && (typeof f3 === "string")))) return false;
 const f4 = v["is_truncated"];
 if (!((f4 !== undefined && typeof f4 === "boolean"))) return false;
 const f5 = v["lines_shown"];
-if (!((f5 === undefined || (f5 === null || c96(f5))))) return false;
+if (!((f5 === undefined || (f5 === null || c103(f5))))) return false;
 const f6 = v["total_lines"];
 if (!((f6 === undefined || (f6 === null || (typeof f6 === "number" && Number.isSafeInteger(f6)))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "ReadFileObservation"))) return false;
 return true;
 });
-const c249 = (function (v) {
+const c268 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S71.has(k)) return false;
+for (const k in v) if (!S74.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["file_path"];
@@ -3996,11 +4271,11 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "WriteFileObservation"))) return false;
 return true;
 });
-const c250 = (function (v) {
+const c269 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S72.has(k)) return false;
+for (const k in v) if (!S75.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["files"];
@@ -4015,11 +4290,11 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "GlobObservation"))) return false;
 return true;
 });
-const c251 = (function (v) {
+const c270 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S73.has(k)) return false;
+for (const k in v) if (!S76.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["matches"];
@@ -4036,11 +4311,11 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "GrepObservation"))) return false;
 return true;
 });
-const c252 = (function (v) {
+const c271 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S67.has(k)) return false;
+for (const k in v) if (!S70.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -4057,11 +4332,11 @@ const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "PlanningFileEditorObservation"))) return false;
 return true;
 });
-const c253 = (function (v) {
+const c272 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S74.has(k)) return false;
+for (const k in v) if (!S77.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["task_id"];
@@ -4074,11 +4349,11 @@ const f5 = v["kind"];
 if (!(f5 !== undefined && (f5 === "TaskObservation"))) return false;
 return true;
 });
-const c254 = (function (v) {
+const c273 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S75.has(k)) return false;
+for (const k in v) if (!S78.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -4089,11 +4364,11 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "TaskTrackerObservation"))) return false;
 return true;
 });
-const c255 = (function (v) {
+const c274 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S76.has(k)) return false;
+for (const k in v) if (!S79.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["command"];
@@ -4103,18 +4378,50 @@ if (!((f3 === undefined || (f3 === null || (typeof f3 === "number" && Number.isS
 const f4 = v["timeout"];
 if (!((f4 !== undefined && typeof f4 === "boolean"))) return false;
 const f5 = v["metadata"];
-if (!((f5 === undefined || c104(f5)))) return false;
+if (!((f5 === undefined || c111(f5)))) return false;
 const f6 = v["full_output_save_dir"];
 if (!((f6 === undefined || (f6 === null || (typeof f6 === "string"))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "TerminalObservation"))) return false;
 return true;
 });
-const c256 = (function (v) {
+const c275 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S77.has(k)) return false;
+for (const k in v) if (!S80.has(k)) return false;
 const f0 = v["content"];
-if (!((f0 !== undefined && c229(f0)))) return false;
+if (!((f0 !== undefined && c245(f0)))) return false;
+const f1 = v["is_error"];
+if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["suggestions"];
+if (!((f2 !== undefined && (typeof f2 === "string")))) return false;
+const f3 = v["confidence"];
+if (!((f3 === undefined || (f3 === null || (typeof f3 === "number" && Number.isFinite(f3)))))) return false;
+const f4 = v["reasoning"];
+if (!((f4 === undefined || (f4 === null || (typeof f4 === "string"))))) return false;
+const f5 = v["kind"];
+if (!(f5 !== undefined && (f5 === "ConsultTomObservation"))) return false;
+return true;
+});
+const c276 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S81.has(k)) return false;
+const f0 = v["content"];
+if (!((f0 !== undefined && c245(f0)))) return false;
+const f1 = v["is_error"];
+if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
+const f2 = v["message"];
+if (!((f2 !== undefined && (typeof f2 === "string")))) return false;
+const f3 = v["sessions_processed"];
+if (!((f3 !== undefined && (typeof f3 === "number" && Number.isSafeInteger(f3))))) return false;
+const f4 = v["kind"];
+if (!(f4 !== undefined && (f4 === "SleeptimeComputeObservation"))) return false;
+return true;
+});
+const c277 = (function (v) {
+if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+for (const k in v) if (!S82.has(k)) return false;
+const f0 = v["content"];
+if (!((f0 !== undefined && c245(f0)))) return false;
 const f1 = v["is_error"];
 if (!((f1 !== undefined && typeof f1 === "boolean"))) return false;
 const f2 = v["name"];
@@ -4125,39 +4432,42 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "WorkflowObservation"))) return false;
 return true;
 });
-const c257 = (function (v) {
+const c278 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
-case "MCPToolObservation": return c233(v);
-case "ClassifyAndSwitchLLMObservation": return c234(v);
-case "FinishObservation": return c235(v);
-case "InvokeSkillObservation": return c236(v);
-case "SwitchLLMObservation": return c237(v);
-case "ThinkObservation": return c238(v);
-case "VisionInspectObservation": return c239(v);
-case "ClientToolObservation": return c240(v);
-case "AskOracleObservation": return c241(v);
-case "BrowserObservation": return c242(v);
-case "StartChildConversationObservation": return c243(v);
-case "DelegateObservation": return c244(v);
-case "FileEditorObservation": return c245(v);
-case "EditObservation": return c246(v);
-case "ListDirectoryObservation": return c247(v);
-case "ReadFileObservation": return c248(v);
-case "WriteFileObservation": return c249(v);
-case "GlobObservation": return c250(v);
-case "GrepObservation": return c251(v);
-case "PlanningFileEditorObservation": return c252(v);
-case "TaskObservation": return c253(v);
-case "TaskTrackerObservation": return c254(v);
-case "TerminalObservation": return c255(v);
-case "WorkflowObservation": return c256(v);
+case "MCPToolObservation": return c249(v);
+case "ClassifyAndSwitchLLMObservation": return c250(v);
+case "FinishObservation": return c251(v);
+case "InvokeSkillObservation": return c252(v);
+case "SwitchLLMObservation": return c253(v);
+case "ThinkObservation": return c254(v);
+case "VisionInspectObservation": return c255(v);
+case "ClientToolObservation": return c256(v);
+case "ApplyPatchObservation": return c257(v);
+case "AskOracleObservation": return c258(v);
+case "BrowserObservation": return c259(v);
+case "StartChildConversationObservation": return c260(v);
+case "DelegateObservation": return c261(v);
+case "FileEditorObservation": return c262(v);
+case "EditObservation": return c263(v);
+case "ListDirectoryObservation": return c266(v);
+case "ReadFileObservation": return c267(v);
+case "WriteFileObservation": return c268(v);
+case "GlobObservation": return c269(v);
+case "GrepObservation": return c270(v);
+case "PlanningFileEditorObservation": return c271(v);
+case "TaskObservation": return c272(v);
+case "TaskTrackerObservation": return c273(v);
+case "TerminalObservation": return c274(v);
+case "ConsultTomObservation": return c275(v);
+case "SleeptimeComputeObservation": return c276(v);
+case "WorkflowObservation": return c277(v);
 default: return false;
 }
 });
-const c258 = (function (v) {
+const c279 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S57.has(k)) return false;
+for (const k in v) if (!S59.has(k)) return false;
 const f0 = v["id"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["timestamp"];
@@ -4171,18 +4481,18 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["tool_call_id"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["observation"];
-if (!(f6 !== undefined && c257(f6))) return false;
+if (!(f6 !== undefined && c278(f6))) return false;
 const f7 = v["action_id"];
 if (!(f7 !== undefined && (typeof f7 === "string"))) return false;
 const f8 = v["extended_content"];
-if (!((f8 === undefined || c179(f8)))) return false;
+if (!((f8 === undefined || c192(f8)))) return false;
 const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "ObservationEvent"))) return false;
 return true;
 });
-const c259 = (function (v) {
+const c280 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S78.has(k)) return false;
+for (const k in v) if (!S83.has(k)) return false;
 const f0 = v["id"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["timestamp"];
@@ -4205,17 +4515,17 @@ const f9 = v["kind"];
 if (!(f9 !== undefined && (f9 === "UserRejectObservation"))) return false;
 return true;
 });
-const c260 = (function (v) {
+const c281 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c156(e))) return false;
+if (!(e !== undefined && c169(e))) return false;
 }
 return true;
 });
-const c261 = (function (v) {
+const c282 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S79.has(k)) return false;
+for (const k in v) if (!S84.has(k)) return false;
 const f0 = v["id"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["timestamp"];
@@ -4225,18 +4535,18 @@ if (!((f2 === undefined || (f2 === null || (typeof f2 === "string"))))) return f
 const f3 = v["source"];
 if (!((f3 !== undefined && S0.has(f3)))) return false;
 const f4 = v["system_prompt"];
-if (!(f4 !== undefined && c178(f4))) return false;
+if (!(f4 !== undefined && c191(f4))) return false;
 const f5 = v["tools"];
-if (!(f5 !== undefined && c260(f5))) return false;
+if (!(f5 !== undefined && c281(f5))) return false;
 const f6 = v["dynamic_context"];
-if (!((f6 === undefined || (f6 === null || c178(f6))))) return false;
+if (!((f6 === undefined || (f6 === null || c191(f6))))) return false;
 const f7 = v["kind"];
 if (!(f7 !== undefined && (f7 === "SystemPromptEvent"))) return false;
 return true;
 });
-const c262 = (function (v) {
+const c283 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S80.has(k)) return false;
+for (const k in v) if (!S85.has(k)) return false;
 const f0 = v["id"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["timestamp"];
@@ -4250,16 +4560,16 @@ if (!(f4 !== undefined && (typeof f4 === "string"))) return false;
 const f5 = v["policy"];
 if (!(f5 !== undefined && (typeof f5 === "string"))) return false;
 const f6 = v["risks"];
-if (!(f6 !== undefined && c160(f6))) return false;
+if (!(f6 !== undefined && c173(f6))) return false;
 const f7 = v["details"];
-if (!((f7 === undefined || c161(f7)))) return false;
+if (!((f7 === undefined || c174(f7)))) return false;
 const f8 = v["kind"];
 if (!(f8 !== undefined && (f8 === "SecurityAnalysisEvent"))) return false;
 return true;
 });
-const c263 = (function (v) {
+const c284 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S81.has(k)) return false;
+for (const k in v) if (!S86.has(k)) return false;
 const f0 = v["id"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["timestamp"];
@@ -4276,9 +4586,9 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "StreamingDeltaEvent"))) return false;
 return true;
 });
-const c264 = (function (v) {
+const c285 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-for (const k in v) if (!S82.has(k)) return false;
+for (const k in v) if (!S87.has(k)) return false;
 const f0 = v["id"];
 if (!((f0 !== undefined && (typeof f0 === "string")))) return false;
 const f1 = v["timestamp"];
@@ -4295,7 +4605,7 @@ const f6 = v["kind"];
 if (!(f6 !== undefined && (f6 === "TokenEvent"))) return false;
 return true;
 });
-const c265 = (function (v) {
+const c286 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S9.has(k)) return false;
 const f0 = v["id"];
@@ -4310,7 +4620,7 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "InterruptEvent"))) return false;
 return true;
 });
-const c266 = (function (v) {
+const c287 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 for (const k in v) if (!S9.has(k)) return false;
 const f0 = v["id"];
@@ -4325,40 +4635,40 @@ const f4 = v["kind"];
 if (!(f4 !== undefined && (f4 === "PauseEvent"))) return false;
 return true;
 });
-const c267 = (function (v) {
+const c288 = (function (v) {
 if (typeof v !== "object" || v === null) return false;
 switch (v["kind"]) {
-case "ServerErrorEvent": return c168(v);
-case "ACPToolCallEvent": return c169(v);
-case "Condensation": return c170(v);
-case "CondensationRequest": return c171(v);
-case "CondensationSummaryEvent": return c172(v);
-case "ConversationErrorEvent": return c174(v);
-case "ConversationStateUpdateEvent": return c175(v);
-case "HookExecutionEvent": return c176(v);
-case "LLMCompletionLogEvent": return c177(v);
-case "ActionEvent": return c227(v);
-case "MessageEvent": return c231(v);
-case "AgentErrorEvent": return c232(v);
-case "ObservationEvent": return c258(v);
-case "UserRejectObservation": return c259(v);
-case "SystemPromptEvent": return c261(v);
-case "SecurityAnalysisEvent": return c262(v);
-case "StreamingDeltaEvent": return c263(v);
-case "TokenEvent": return c264(v);
-case "InterruptEvent": return c265(v);
-case "PauseEvent": return c266(v);
+case "ServerErrorEvent": return c181(v);
+case "ACPToolCallEvent": return c182(v);
+case "Condensation": return c183(v);
+case "CondensationRequest": return c184(v);
+case "CondensationSummaryEvent": return c185(v);
+case "ConversationErrorEvent": return c187(v);
+case "ConversationStateUpdateEvent": return c188(v);
+case "HookExecutionEvent": return c189(v);
+case "LLMCompletionLogEvent": return c190(v);
+case "ActionEvent": return c243(v);
+case "MessageEvent": return c247(v);
+case "AgentErrorEvent": return c248(v);
+case "ObservationEvent": return c279(v);
+case "UserRejectObservation": return c280(v);
+case "SystemPromptEvent": return c282(v);
+case "SecurityAnalysisEvent": return c283(v);
+case "StreamingDeltaEvent": return c284(v);
+case "TokenEvent": return c285(v);
+case "InterruptEvent": return c286(v);
+case "PauseEvent": return c287(v);
 default: return false;
 }
 });
-const c268 = (function (v) {
+const c289 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["kind"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 return true;
 });
-const c269 = (function (v) {
+const c290 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model"];
@@ -4381,7 +4691,7 @@ const f8 = v["response_id"];
 if (!((f8 !== undefined && (typeof f8 === "string")))) return false;
 return true;
 });
-const c270 = (function (v) {
+const c291 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model"];
@@ -4392,15 +4702,15 @@ const f2 = v["timestamp"];
 if (!((f2 === undefined || (typeof f2 === "number" && Number.isFinite(f2))))) return false;
 return true;
 });
-const c271 = (function (v) {
+const c292 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c270(e))) return false;
+if (!(e !== undefined && c291(e))) return false;
 }
 return true;
 });
-const c272 = (function (v) {
+const c293 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model"];
@@ -4411,23 +4721,23 @@ const f2 = v["response_id"];
 if (!(f2 !== undefined && (typeof f2 === "string"))) return false;
 return true;
 });
-const c273 = (function (v) {
+const c294 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c272(e))) return false;
+if (!(e !== undefined && c293(e))) return false;
 }
 return true;
 });
-const c274 = (function (v) {
+const c295 = (function (v) {
 if (!Array.isArray(v)) return false;
 for (let i = 0; i < v.length; i++) {
 const e = v[i];
-if (!(e !== undefined && c269(e))) return false;
+if (!(e !== undefined && c290(e))) return false;
 }
 return true;
 });
-const c275 = (function (v) {
+const c296 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["model_name"];
@@ -4437,56 +4747,56 @@ if (!((f1 !== undefined && (typeof f1 === "number" && Number.isFinite(f1) && f1 
 const f2 = v["max_budget_per_task"];
 if (!((f2 === undefined || (f2 === null || (typeof f2 === "number" && Number.isFinite(f2)))))) return false;
 const f3 = v["accumulated_token_usage"];
-if (!((f3 === undefined || (f3 === null || c269(f3))))) return false;
+if (!((f3 === undefined || (f3 === null || c290(f3))))) return false;
 const f4 = v["costs"];
-if (!((f4 === undefined || c271(f4)))) return false;
+if (!((f4 === undefined || c292(f4)))) return false;
 const f5 = v["response_latencies"];
-if (!((f5 === undefined || c273(f5)))) return false;
+if (!((f5 === undefined || c294(f5)))) return false;
 const f6 = v["token_usages"];
-if (!((f6 === undefined || c274(f6)))) return false;
+if (!((f6 === undefined || c295(f6)))) return false;
 return true;
 });
-const c276 = (function (v) {
+const c297 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
 const e = v[k];
-if (!(e !== undefined && c275(e))) return false;
+if (!(e !== undefined && c296(e))) return false;
 }
 return true;
 });
-const c277 = (function (v) {
+const c298 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["usage_to_metrics"];
-if (!((f0 !== undefined && c276(f0)))) return false;
+if (!((f0 !== undefined && c297(f0)))) return false;
 return true;
 });
-const c278 = (function (v) {
+const c299 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 for (const k in v) {
 const e = v[k];
-if (!(e !== undefined && c268(e))) return false;
+if (!(e !== undefined && c289(e))) return false;
 }
 return true;
 });
-const c279 = (function (v) {
+const c300 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["secret_sources"];
-if (!((f0 !== undefined && c278(f0)))) return false;
+if (!((f0 !== undefined && c299(f0)))) return false;
 return true;
 });
-const c280 = (function (v) {
+const c301 = (function (v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
 if (hasOwn.call(v, "__proto__")) return false;
 const f0 = v["id"];
 if (!(f0 !== undefined && (typeof f0 === "string"))) return false;
 const f1 = v["agent"];
-if (!(f1 !== undefined && c268(f1))) return false;
+if (!(f1 !== undefined && c289(f1))) return false;
 const f2 = v["workspace"];
-if (!(f2 !== undefined && c268(f2))) return false;
+if (!(f2 !== undefined && c289(f2))) return false;
 const f3 = v["persistence_dir"];
 if (!((f3 === undefined || (f3 === null || (typeof f3 === "string"))))) return false;
 const f4 = v["max_iterations"];
@@ -4494,23 +4804,23 @@ if (!((f4 !== undefined && (typeof f4 === "number" && Number.isSafeInteger(f4) &
 const f5 = v["stuck_detection"];
 if (!((f5 !== undefined && typeof f5 === "boolean"))) return false;
 const f6 = v["execution_status"];
-if (!((f6 !== undefined && S83.has(f6)))) return false;
+if (!((f6 !== undefined && S88.has(f6)))) return false;
 const f7 = v["confirmation_policy"];
-if (!((f7 !== undefined && c268(f7)))) return false;
+if (!((f7 !== undefined && c289(f7)))) return false;
 const f8 = v["security_analyzer"];
-if (!((f8 === undefined || (f8 === null || c268(f8))))) return false;
+if (!((f8 === undefined || (f8 === null || c289(f8))))) return false;
 const f9 = v["activated_knowledge_skills"];
 if (!((f9 !== undefined && c3(f9)))) return false;
 const f10 = v["blocked_actions"];
-if (!((f10 !== undefined && c54(f10)))) return false;
+if (!((f10 !== undefined && c55(f10)))) return false;
 const f11 = v["blocked_messages"];
-if (!((f11 !== undefined && c54(f11)))) return false;
+if (!((f11 !== undefined && c55(f11)))) return false;
 const f12 = v["last_user_message_id"];
 if (!((f12 === undefined || (f12 === null || (typeof f12 === "string"))))) return false;
 const f13 = v["stats"];
-if (!((f13 === undefined || c277(f13)))) return false;
+if (!((f13 === undefined || c298(f13)))) return false;
 const f14 = v["secret_registry"];
-if (!((f14 === undefined || c279(f14)))) return false;
+if (!((f14 === undefined || c300(f14)))) return false;
 const f15 = v["agent_state"];
 if (!((f15 !== undefined && c10(f15)))) return false;
 return true;
@@ -4518,11 +4828,11 @@ return true;
 
 /** The predicate of each schema parse.ts checks. */
 export const identityChecks: Readonly<Record<string, (value: unknown) => boolean>> = {
-  lenientEvent: c167,
-  strictEvent: c267,
-  lenientAction: c69,
-  strictAction: c225,
-  lenientObservation: c108,
-  strictObservation: c257,
-  conversationState: c280,
+  lenientEvent: c180,
+  strictEvent: c288,
+  lenientAction: c72,
+  strictAction: c241,
+  lenientObservation: c117,
+  strictObservation: c278,
+  conversationState: c301,
 };

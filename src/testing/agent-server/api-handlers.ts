@@ -12,6 +12,7 @@ import { SimulatedSettings, settingsHandlers } from './settings-handlers.js';
 import { SimulatedGit } from './simulated-git.js';
 import { simulatedShell } from './simulated-shell.js';
 import { AgentServerStore, isUuid, type StoredConversation, type StoredEvent } from './store.js';
+import { versionAtLeast } from './versions.js';
 import { SimulatedFiles } from './workspace-files.js';
 
 export interface AgentServerApiHandlersOptions {
@@ -30,6 +31,8 @@ export interface AgentServerApiHandlersOptions {
   installables?: SimulatedInstallables;
   /** What a command prints; the default is `simulatedShell` over `files` and `git` (nothing real runs). */
   shell?: (command: string, cwd: string) => BashResult;
+  /** The agent-server version whose answers to give where versions differ (default `DEFAULT_AGENT_SERVER_VERSION`). */
+  version?: string;
 }
 
 /**
@@ -51,7 +54,7 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
   const key = options.sessionApiKey;
   const runner = agentRunnerFor(store);
-  const ctx = doubleContext(base, store, key);
+  const ctx = doubleContext(base, store, key, options.version);
 
   /** Auth and, for runtime routes, the conversation; `undefined` means go on. */
   const guard = (request: Request, params: Record<string, unknown>): Response | undefined => {
@@ -96,6 +99,8 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
           return validationError([{ type: 'missing', loc: ['body', 'file'], msg: 'Field required' }]);
         const bytes = new Uint8Array(await file.arrayBuffer());
         files.write(path, bytes);
+        // Before 1.58.0 the answer is the bare `Success` model: the real servers send no `file_size`.
+        if (!versionAtLeast(options.version, [1, 58, 0])) return HttpResponse.json({ success: true });
         return HttpResponse.json({ success: true, file_size: bytes.byteLength });
       }),
     ),
@@ -206,7 +211,16 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
       if (denied) return denied;
       const target = conversation(params);
       runner.stop(target.id);
-      if (target.info.execution_status === 'running') store.setStatus(target.id, 'paused');
+      if (target.info.execution_status === 'running') {
+        // As the real server (1.58.2) records it: an InterruptEvent, then the run is `paused`.
+        store.publish(target.id, {
+          id: crypto.randomUUID(),
+          timestamp: store.timestamp(),
+          source: 'user',
+          kind: 'InterruptEvent',
+        });
+        store.setStatus(target.id, 'paused');
+      }
       return success();
     }),
     http.post(`${base}/api/conversations/:conversationId/fork`, async ({ request, params }) => {

@@ -5,6 +5,7 @@ import {
   installableHandlers,
   type SimulatedInstallables,
 } from './installable-handlers.js';
+import { versionAtLeast } from './versions.js';
 
 type Json = Record<string, unknown>;
 type Resolver = (request: Request, params: Record<string, unknown>) => Response | Promise<Response>;
@@ -68,7 +69,10 @@ export function catalogHandlers(ctx: DoubleContext, installables: SimulatedInsta
   return [
     // Health and deferred init (the simulated server starts initialised).
     http.get(route(ctx, '/alive'), () => json({ status: 'ok' })),
-    http.get(route(ctx, '/health'), () => json({ status: 'ok' })),
+    // Servers before 1.31 answer a bare JSON string (docs/compatibility.md A30).
+    http.get(route(ctx, '/health'), () =>
+      versionAtLeast(ctx.version, [1, 31, 0]) ? json({ status: 'ok' }) : json('OK'),
+    ),
     http.get(route(ctx, '/ready'), () => json({ status: 'ready' })),
     get('/api/init', () => json({ state: initState, error: null })),
     post('/api/init', () => {

@@ -7,6 +7,8 @@ export interface DoubleContext {
   /** `{base_url}` without a trailing slash, or `*` for any origin. */
   readonly base: string;
   readonly store: AgentServerStore;
+  /** The simulated agent-server version, where answers differ by version (default: the newest). */
+  readonly version?: string | undefined;
   /** Auth and, for a route under a conversation, its lookup; `undefined` means go on. */
   guard(request: Request, params: Record<string, unknown>): Response | undefined;
 }
@@ -14,10 +16,16 @@ export interface DoubleContext {
 /** Path parameters that name a conversation, in the spellings the doubles' routes use. */
 const CONVERSATION_PARAMS = ['runtimeId', 'conversationId', 'runtime_conversation_id', 'conversation_id'];
 
-export function doubleContext(base: string, store: AgentServerStore, key: string | undefined): DoubleContext {
+export function doubleContext(
+  base: string,
+  store: AgentServerStore,
+  key: string | undefined,
+  version?: string,
+): DoubleContext {
   return {
     base,
     store,
+    version,
     guard(request, params) {
       if (isUnauthorized(request, key)) return unauthorized();
       for (const name of CONVERSATION_PARAMS) {

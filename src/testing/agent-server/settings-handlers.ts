@@ -248,8 +248,12 @@ export function settingsHandlers(ctx: DoubleContext, state: SimulatedSettings) {
     }),
     post('/api/agent-profiles/{name}', async (request, params) => {
       const name = String(params.name);
+      const profile = await jsonBody(request);
+      // The real servers (1.31.1 to 1.58.2) refuse an OpenHands agent profile that names no LLM profile.
+      if (profile.agent_kind === 'openhands' && typeof profile.llm_profile_ref !== 'string')
+        return fieldRequired('body', 'openhands', 'llm_profile_ref');
       const id = state.agentProfiles.get(name)?.id ?? crypto.randomUUID();
-      state.agentProfiles.set(name, { id, profile: await jsonBody(request) });
+      state.agentProfiles.set(name, { id, profile });
       return mutation(name, `Agent profile '${name}' saved`, 201);
     }),
     del('/api/agent-profiles/{name}', (_request, params) =>

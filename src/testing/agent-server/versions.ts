@@ -2,7 +2,7 @@
  * The agent-server version the doubles simulate unless told otherwise: the newest real server the conformance
  * suite runs (test/peers/matrix.json), whose recorded answers test/testing/replay-real.test.ts replays.
  */
-export const DEFAULT_AGENT_SERVER_VERSION = '1.58.0';
+export const DEFAULT_AGENT_SERVER_VERSION = '1.58.2';
 
 /** True when `version` (default: the simulated default) is at least `wanted`. */
 export function versionAtLeast(

@@ -93,6 +93,7 @@ export function composePlatform(options: ComposeOptions): ComposedPlatform {
     ...(bases.agentServer === '*' ? {} : { baseUrl: bases.agentServer }),
     store: stores.agentServer,
     sessionApiKey: credentials.sessionApiKey,
+    version: options.version,
   });
   const platform = platformHandlers({
     ...(bases.app === '*' ? {} : { baseUrl: bases.app }),

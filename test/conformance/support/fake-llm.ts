@@ -42,6 +42,14 @@ export const createFile = (path: string, fileText: string): ToolCall => ({
   arguments: { command: 'create', path, file_text: fileText },
 });
 
+/** A patch in the format of the `apply_patch` tool (the GPT-5 presets' editor): `*** Begin Patch` … `*** End Patch`. */
+export const applyPatch = (patch: string): ToolCall => ({ name: 'apply_patch', arguments: { patch } });
+/** Runs a sub-agent (the `task` tool of `TaskToolSet`); the sub-agent asks the same fake LLM. */
+export const task = (prompt: string): ToolCall => ({
+  name: 'task',
+  arguments: { description: 'conformance sub-task', prompt, subagent_type: 'general-purpose' },
+});
+
 /** The default run: terminal → think → finish (a short, complete conversation). */
 export const BASIC_RUN: readonly Reply[] = [
   { toolCalls: [terminal('echo conformance-ok')] },

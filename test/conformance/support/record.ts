@@ -26,6 +26,17 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** The scenarios a server version can run (those whose `since` it reaches), split by `afterOpenApi`. */
+export function scenariosFor(version: string): { before: string[]; after: string[] } {
+  const runnable = Object.entries(SCENARIOS).filter(
+    ([, scenario]) => scenario.since === undefined || compareVersions(version, scenario.since) >= 0,
+  );
+  return {
+    before: runnable.filter(([, scenario]) => !scenario.afterOpenApi).map(([name]) => name),
+    after: runnable.filter(([, scenario]) => scenario.afterOpenApi).map(([name]) => name),
+  };
+}
+
 export async function recordScenario(
   server: RealAgentServer,
   llm: FakeLlm,
@@ -39,7 +50,8 @@ export async function recordScenario(
   const protocols: SocketProtocol[] = hasSessionSocket(server.version) ? ['events', 'session'] : ['events'];
   const captures = protocols.map((protocol) => [protocol, captureSocket(server, id, protocol)] as const);
   await Promise.all(captures.map(([, capture]) => capture.opened));
-  llm.release();
+  if (scenario.during) await scenario.during(server, llm, id);
+  else llm.release();
   let status = await settle(server, id);
   if (status === 'waiting_for_confirmation') {
     await call(server, 'POST', `/api/conversations/${id}/events/respond_to_confirmation`, {

@@ -3,11 +3,13 @@
 // with an initial message, waits for the run to settle and returns the conversation id.
 import type { RealAgentServer } from './agent-server.js';
 import {
+  applyPatch,
   BASIC_RUN,
   createFile,
   type FakeLlm,
   finish,
   type Reply,
+  task,
   taskTracker,
   terminal,
   think,
@@ -46,6 +48,15 @@ export interface StartOptions {
   readonly tools?: readonly string[];
   /** Summarise the history once it passes a few events (an `LLMSummarizingCondenser` on the same fake LLM). */
   readonly condense?: boolean;
+  /** `HookConfig` of the conversation (servers run the hooks' commands and record `HookExecutionEvent`s). */
+  readonly hooks?: Record<string, unknown>;
+  /**
+   * Modules the server imports before building the agent (`tool_module_qualnames`), by tool name: tools outside
+   * the server's default set (apply_patch, glob, grep, the Gemini-style file tools) register themselves on import.
+   */
+  readonly toolModules?: Record<string, string>;
+  /** A security analyzer (`{kind: 'LLMSecurityAnalyzer'}`): actions get a `SecurityAnalysisEvent`. */
+  readonly securityAnalyzer?: Record<string, unknown>;
 }
 
 /** The StartConversationRequest body the suite sends (older servers ignore keys they do not know). */
@@ -92,6 +103,9 @@ export function startBody(server: RealAgentServer, llm: FakeLlm, options: StartO
     stuck_detection: false,
     autotitle: false,
     ...(options.confirm ? { confirmation_policy: { kind: 'AlwaysConfirm' } } : {}),
+    ...(options.hooks ? { hook_config: options.hooks } : {}),
+    ...(options.toolModules ? { tool_module_qualnames: options.toolModules } : {}),
+    ...(options.securityAnalyzer ? { security_analyzer: options.securityAnalyzer } : {}),
   };
 }
 
@@ -166,8 +180,57 @@ export async function allEvents(server: RealAgentServer, id: string): Promise<Re
   throw new Error('more than 100 pages');
 }
 
+/** One scripted run. */
+export interface Scenario {
+  readonly replies: readonly Reply[];
+  readonly options?: StartOptions;
+  /** The first server version that has what the run needs (a tool, a route); older versions skip it. */
+  readonly since?: string;
+  /**
+   * Runs once the sockets are open, while the fake LLM still holds its first answer; it must release the LLM.
+   * For what a client does mid-run (pause, interrupt).
+   */
+  readonly during?: (server: RealAgentServer, llm: FakeLlm, id: string) => Promise<void>;
+  /**
+   * Record it after `/openapi.json`: the server builds that document once, on first request, from the classes
+   * imported so far, and this run imports more (tools, hooks, an analyzer). Recording the document after the
+   * default-tool runs keeps it what a server with the default tools serves, whatever scenarios are added.
+   */
+  readonly afterOpenApi?: boolean;
+}
+
+/**
+ * Calls `route` on the conversation while the agent waits on its first LLM answer, then lets the LLM answer.
+ * The call is not awaited before the release: servers before 1.36 answer `pause` only once the running step ends
+ * (docs/compatibility.md A12), which needs the LLM's answer.
+ */
+const midRun =
+  (route: 'pause' | 'interrupt') => async (server: RealAgentServer, llm: FakeLlm, id: string) => {
+    try {
+      await llm.waitForRequests(1, 30_000);
+    } catch (error) {
+      llm.release();
+      throw error;
+    }
+    const answer = call(server, 'POST', `/api/conversations/${id}/${route}`);
+    // Let the request reach the server before the step can go on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    llm.release();
+    const { status, text } = await answer;
+    if (status >= 300) throw new Error(`${route}: ${status} ${text.slice(0, 500)}`);
+  };
+
+const call_ = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
+
+/** A hook that runs before every tool call and prints one line. */
+const PRE_TOOL_HOOK = {
+  pre_tool_use: [
+    { matcher: '*', hooks: [{ type: 'command', command: 'echo conformance-hook', timeout: 10 }] },
+  ],
+};
+
 /** The scripted runs that together make every event kind the fake LLM can provoke. */
-export const SCENARIOS: Record<string, { replies: readonly Reply[]; options?: StartOptions }> = {
+export const SCENARIOS: Record<string, Scenario> = {
   basic: { replies: BASIC_RUN },
   tools: {
     replies: [
@@ -192,6 +255,75 @@ export const SCENARIOS: Record<string, { replies: readonly Reply[]; options?: St
     options: { condense: true },
   },
   streamed: { replies: [{ text: 'Streamed answer in several words.' }], options: { stream: true } },
+  applyPatch: {
+    replies: [
+      {
+        toolCalls: [
+          applyPatch('*** Begin Patch\n*** Add File: patched.txt\n+patched by the fake LLM\n*** End Patch'),
+        ],
+      },
+      { toolCalls: [finish('Patched.')] },
+    ],
+    options: { tools: ['apply_patch'], toolModules: { apply_patch: 'openhands.tools.apply_patch' } },
+    afterOpenApi: true,
+  },
+  /** The search and Gemini-style file tools, one call each. */
+  fileTools: {
+    replies: [
+      {
+        toolCalls: [
+          call_('write_file', { file_path: 'gemini.txt', content: 'one\ntwo\n' }),
+          call_('read_file', { file_path: 'gemini.txt' }),
+        ],
+      },
+      { toolCalls: [call_('edit', { file_path: 'gemini.txt', old_string: 'two', new_string: 'three' })] },
+      { toolCalls: [call_('list_directory', { dir_path: '.' }), call_('glob', { pattern: '*.txt' })] },
+      { toolCalls: [call_('grep', { pattern: 'three' })] },
+      { toolCalls: [finish('Files searched.')] },
+    ],
+    options: {
+      tools: ['write_file', 'read_file', 'edit', 'list_directory', 'glob', 'grep'],
+      toolModules: {
+        write_file: 'openhands.tools.gemini',
+        read_file: 'openhands.tools.gemini',
+        edit: 'openhands.tools.gemini',
+        list_directory: 'openhands.tools.gemini',
+        glob: 'openhands.tools.glob',
+        grep: 'openhands.tools.grep',
+      },
+    },
+    afterOpenApi: true,
+  },
+  task: {
+    // The sub-agent asks the same fake LLM: its first request gets the second reply.
+    replies: [
+      { toolCalls: [task('Say that the sub-task is done.')] },
+      { toolCalls: [finish('Sub-task done.')] },
+      { toolCalls: [finish('The sub-agent finished.')] },
+    ],
+    options: { tools: ['terminal', 'task_tool_set'] },
+    since: '1.18.1',
+    afterOpenApi: true,
+  },
+  /** A call to a tool the agent does not have: the server records an AgentErrorEvent and the run goes on. */
+  unknownTool: {
+    replies: [
+      { toolCalls: [{ name: 'no_such_tool', arguments: {} }] },
+      { toolCalls: [finish('Recovered.')] },
+    ],
+  },
+  hooks: { replies: BASIC_RUN, options: { hooks: PRE_TOOL_HOOK }, afterOpenApi: true },
+  securityAnalysis: {
+    replies: [
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo analysed', security_risk: 'LOW' } }] },
+      { toolCalls: [finish('Analysed.')] },
+    ],
+    options: { securityAnalyzer: { kind: 'LLMSecurityAnalyzer' } },
+    since: '1.18.0',
+    afterOpenApi: true,
+  },
+  pause: { replies: BASIC_RUN, during: midRun('pause'), afterOpenApi: true },
+  interrupt: { replies: BASIC_RUN, during: midRun('interrupt'), since: '1.31.1', afterOpenApi: true },
 };
 
 export { finish, terminal, think };

@@ -1,5 +1,5 @@
 /**
- * Reading the agent server's published OpenAPI document (test/fixtures/openapi/1.58.0.json, the newest server of the matrix) and generating
+ * Reading the agent server's published OpenAPI document (test/fixtures/openapi/1.58.2.json, the newest server of the matrix) and generating
  * instances from its JSON Schemas: deterministic ones (minimal, full, with nulls) and fast-check arbitraries.
  * Nothing here lists kinds or fields by hand; everything is read from the document.
  */
@@ -8,7 +8,7 @@ import * as fc from 'fast-check';
 
 export type JsonSchema = { [key: string]: unknown };
 
-const DOC_URL = new URL('../../fixtures/openapi/1.58.0.json', import.meta.url);
+const DOC_URL = new URL('../../fixtures/openapi/1.58.2.json', import.meta.url);
 
 export const openapi = JSON.parse(readFileSync(DOC_URL, 'utf8')) as {
   components: { schemas: Record<string, JsonSchema> };

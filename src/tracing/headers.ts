@@ -8,6 +8,11 @@
 
 /** An HTTP header name (RFC 9110 token). Other names are never shown: one can be a credential. */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A gRPC metadata name: the platform's SDK sends header names as given, and gRPC refuses upper case. */
+export const GRPC_NAME = /^[a-z0-9_.-]+$/;
+
+/** How warnings, errors and safe views name a header: by its name if that is a header name, else by position. */
+export const headerLabel = (name: string, index: number) => (HEADER_NAME.test(name) ? name : `#${index + 1}`);
 
 export interface ParsedHeaders {
   headers: Record<string, string>;
@@ -30,12 +35,12 @@ export function parseOtlpHeaders(raw: string, variable = 'headers'): ParsedHeade
   const warnings: string[] = [];
   raw.split(',').forEach((pair, index) => {
     const at = pair.indexOf('=');
+    const pairAt = `${variable}: pair ${index + 1}`;
     if (at < 0) {
-      if (pair.trim()) warnings.push(`${variable}: pair ${index + 1} has no '=': dropped`);
+      if (pair.trim()) warnings.push(`${pairAt} has no '=': dropped`);
       return;
     }
     const key = pair.slice(0, at).trim();
-    const pairAt = `${variable}: pair ${index + 1}`;
     // Names are never shown: with `Authorization: Basic …=` (":" for "="), the name is the credential.
     if (!key) warnings.push(`${pairAt} has an empty name: an HTTP export fails`);
     else if (!HEADER_NAME.test(key))

@@ -4,7 +4,7 @@
  * one throws a {@link TraceTargetError} naming the field (never its value).
  */
 import { TraceTargetError } from './errors.js';
-import { formatOtlpHeaders, HEADER_NAME } from './headers.js';
+import { formatOtlpHeaders, GRPC_NAME, HEADER_NAME, headerLabel } from './headers.js';
 
 export type TraceTarget =
   /** HTTP Basic with public key as user and secret key as password; `baseUrl` is the backend's origin. */
@@ -49,33 +49,32 @@ export const BUNDLED_TRACING_VARS = [
 
 // The URL parser drops tabs and line breaks silently; written out, they would start a new variable line.
 export const hasControl = (text: string) => [...text].some((c) => c < ' ' || c === '\x7f');
-const GRPC_NAME = /^[a-z0-9_.-]+$/;
+/** A URL scheme (`https://`): a host may carry one. */
+const SCHEME = /^\w+:\/\//;
 
 function check(ok: unknown, field: string, detail: string): void {
   if (!ok) throw new TraceTargetError(field, detail);
 }
 const isText = (value: unknown): value is string => typeof value === 'string';
+const checkNonEmpty = (value: unknown, field: string) =>
+  check(isText(value) && value !== '', field, 'must be a non-empty string');
 function checkUrl(value: unknown, field: string): void {
-  check(isText(value), field, 'must be a string');
   let ok = false;
   try {
     const url = new URL(value as string);
     ok = /^https?:$/.test(url.protocol) && !!url.hostname && !url.username && !url.password;
   } catch {}
   check(
-    ok && !hasControl(value as string) && (value as string).trim() === value,
+    ok && isText(value) && !hasControl(value) && value.trim() === value,
     field,
     'must be an absolute http(s) URL without credentials or control characters',
   );
 }
 function checkHost(value: unknown, field: string): void {
-  check(isText(value) && value.trim() === value && value !== '', field, 'must be a non-empty host');
-  checkUrl(/^\w+:\/\//.test(value as string) ? value : `http://${value}`, field);
-  check(
-    !/:\d+$|\/./.test((value as string).replace(/^\w+:\/\//, '')),
-    field,
-    'must not carry a port or path',
-  );
+  checkNonEmpty(value, field);
+  const host = value as string;
+  checkUrl(SCHEME.test(host) ? host : `http://${host}`, field);
+  check(!/:\d+$|\/./.test(host.replace(SCHEME, '')), field, 'must not carry a port or path');
 }
 function checkPort(value: unknown, field: string): void {
   check(
@@ -90,13 +89,14 @@ function checkHeaders(headers: unknown, grpc: boolean, field = 'headers'): void 
     field,
     'must be an object',
   );
-  for (const [name, value] of Object.entries(headers as object)) {
-    const at = `${field}.${name}`;
+  Object.entries(headers as object).forEach(([name, value], i) => {
+    // A name that is no header name is not shown: it may be a credential (`Authorization: Basic …`).
+    const at = `${field}.${headerLabel(name, i)}`;
     check(HEADER_NAME.test(name), at, 'is not a valid header name');
     check(!grpc || GRPC_NAME.test(name), at, 'gRPC needs a-z 0-9 - _ .');
     // The value must survive the platform's percent-decoding: printable, no line breaks.
     check(isText(value) && !hasControl(value), at, 'must be a string without control characters');
-  }
+  });
 }
 
 /** Throws a {@link TraceTargetError} naming the first bad field of `target`. */
@@ -106,22 +106,19 @@ export function validateTraceTarget(target: TraceTarget): void {
   switch (t.kind) {
     case 'basic-auth':
       checkUrl(t.baseUrl, 'baseUrl');
-      check(
-        isText(t.publicKey) && t.publicKey !== '' && !t.publicKey.includes(':'),
-        'publicKey',
-        'must be non-empty, without ":"',
-      );
-      check(isText(t.secretKey) && t.secretKey !== '', 'secretKey', 'must be non-empty');
+      checkNonEmpty(t.publicKey, 'publicKey');
+      check(!(t.publicKey as string).includes(':'), 'publicKey', 'must not hold ":"');
+      checkNonEmpty(t.secretKey, 'secretKey');
       return;
     case 'api-key-header': {
       checkUrl(t.endpoint, 'endpoint');
-      check(isText(t.apiKey) && t.apiKey !== '', 'apiKey', 'must be non-empty');
-      check(isText(t.header), 'header', 'must be a string');
+      checkNonEmpty(t.apiKey, 'apiKey');
+      checkNonEmpty(t.header, 'header');
       checkHeaders({ [t.header as string]: t.apiKey }, false, 'header');
       const dataset = t.dataset as { header?: unknown; value?: unknown } | undefined;
       if (dataset !== undefined) {
         check(dataset !== null && typeof dataset === 'object', 'dataset', 'must be an object');
-        check(isText(dataset.header), 'dataset.header', 'must be a string');
+        checkNonEmpty(dataset.header, 'dataset.header');
         check(dataset.header !== t.header, 'dataset.header', 'must differ from header');
         checkHeaders({ [dataset.header as string]: dataset.value }, false, 'dataset');
       }
@@ -151,8 +148,7 @@ export function validateTraceTarget(target: TraceTarget): void {
 }
 
 const trim = (url: string) => url.replace(/\/+$/, '');
-const origin = (host: string, port: number) =>
-  `${/^\w+:\/\//.test(host) ? trim(host) : `http://${host}`}:${port}`;
+const origin = (host: string, port: number) => `${SCHEME.test(host) ? trim(host) : `http://${host}`}:${port}`;
 
 function base64(text: string): string {
   let binary = '';

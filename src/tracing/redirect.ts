@@ -101,50 +101,7 @@ function checkHeaders(headers: unknown, grpc: boolean, field = 'headers'): void 
 
 /** Throws a {@link TraceTargetError} naming the first bad field of `target`. */
 export function validateTraceTarget(target: TraceTarget): void {
-  check(target !== null && typeof target === 'object', 'target', 'must be an object');
-  const t = target as Record<string, unknown>;
-  switch (t.kind) {
-    case 'basic-auth':
-      checkUrl(t.baseUrl, 'baseUrl');
-      checkNonEmpty(t.publicKey, 'publicKey');
-      check(!(t.publicKey as string).includes(':'), 'publicKey', 'must not hold ":"');
-      checkNonEmpty(t.secretKey, 'secretKey');
-      return;
-    case 'api-key-header': {
-      checkUrl(t.endpoint, 'endpoint');
-      checkNonEmpty(t.apiKey, 'apiKey');
-      checkNonEmpty(t.header, 'header');
-      checkHeaders({ [t.header as string]: t.apiKey }, false, 'header');
-      const dataset = t.dataset as { header?: unknown; value?: unknown } | undefined;
-      if (dataset !== undefined) {
-        check(dataset !== null && typeof dataset === 'object', 'dataset', 'must be an object');
-        checkNonEmpty(dataset.header, 'dataset.header');
-        check(dataset.header !== t.header, 'dataset.header', 'must differ from header');
-        checkHeaders({ [dataset.header as string]: dataset.value }, false, 'dataset');
-      }
-      return;
-    }
-    case 'trace-store':
-      checkHost(t.host, 'host');
-      check(t.transport === 'grpc' || t.transport === 'http', 'transport', "must be 'grpc' or 'http'");
-      checkPort(t.port, 'port');
-      return;
-    case 'collector':
-      checkHost(t.host, 'host');
-      checkPort(t.port, 'port');
-      return;
-    case 'otlp':
-      checkUrl(t.endpoint, 'endpoint');
-      check(
-        t.protocol === 'http/protobuf' || t.protocol === 'grpc',
-        'protocol',
-        "must be 'http/protobuf' or 'grpc'",
-      );
-      if (t.headers !== undefined) checkHeaders(t.headers, t.protocol === 'grpc');
-      return;
-    default:
-      throw new TraceTargetError('kind', 'unknown kind');
-  }
+  targetSettings(target);
 }
 
 const trim = (url: string) => url.replace(/\/+$/, '');
@@ -156,30 +113,64 @@ function base64(text: string): string {
   return btoa(binary);
 }
 
-/** Endpoint, protocol and decoded headers of a target. */
+/**
+ * Endpoint, protocol and decoded headers of a target, which is validated on the way (one switch over the
+ * kinds does both): a bad field throws a {@link TraceTargetError}.
+ */
 export function targetSettings(target: TraceTarget): TargetSettings {
-  validateTraceTarget(target);
+  check(target !== null && typeof target === 'object', 'target', 'must be an object');
+  const t = target as Record<string, unknown>;
   const http = 'http/protobuf';
-  switch (target.kind) {
-    case 'otlp':
-      return { endpoint: target.endpoint, protocol: target.protocol, headers: { ...target.headers } };
+  switch (t.kind) {
+    case 'otlp': {
+      checkUrl(t.endpoint, 'endpoint');
+      check(t.protocol === http || t.protocol === 'grpc', 'protocol', "must be 'http/protobuf' or 'grpc'");
+      if (t.headers !== undefined) checkHeaders(t.headers, t.protocol === 'grpc');
+      const { endpoint, protocol, headers } = target as TraceTarget & { kind: 'otlp' };
+      return { endpoint, protocol, headers: { ...headers } };
+    }
     case 'basic-auth': {
+      checkUrl(t.baseUrl, 'baseUrl');
+      checkNonEmpty(t.publicKey, 'publicKey');
+      check(!(t.publicKey as string).includes(':'), 'publicKey', 'must not hold ":"');
+      checkNonEmpty(t.secretKey, 'secretKey');
+      const { baseUrl, publicKey, secretKey } = target as TraceTarget & { kind: 'basic-auth' };
       return {
-        endpoint: `${trim(target.baseUrl)}/api/public/otel/v1/traces`,
+        endpoint: `${trim(baseUrl)}/api/public/otel/v1/traces`,
         protocol: http,
-        headers: { Authorization: `Basic ${base64(`${target.publicKey}:${target.secretKey}`)}` },
+        headers: { Authorization: `Basic ${base64(`${publicKey}:${secretKey}`)}` },
       };
     }
     case 'api-key-header': {
-      const { header, apiKey, dataset } = target;
-      const headers = { [header]: apiKey, ...(dataset && { [dataset.header]: dataset.value }) };
-      return { endpoint: target.endpoint, protocol: http, headers };
+      const { endpoint, header, apiKey, dataset } = target as TraceTarget & { kind: 'api-key-header' };
+      checkUrl(endpoint, 'endpoint');
+      checkNonEmpty(apiKey, 'apiKey');
+      checkNonEmpty(header, 'header');
+      checkHeaders({ [header]: apiKey }, false, 'header');
+      if (dataset !== undefined) {
+        check(dataset !== null && typeof dataset === 'object', 'dataset', 'must be an object');
+        checkNonEmpty(dataset.header, 'dataset.header');
+        check(dataset.header !== header, 'dataset.header', 'must differ from header');
+        checkHeaders({ [dataset.header]: dataset.value }, false, 'dataset');
+      }
+      return {
+        endpoint,
+        protocol: http,
+        headers: { [header]: apiKey, ...(dataset && { [dataset.header]: dataset.value }) },
+      };
     }
-    default: {
-      const grpc = target.kind === 'trace-store' && target.transport === 'grpc';
-      const url = origin(target.host, target.port ?? (grpc ? 4317 : 4318));
+    case 'trace-store':
+    case 'collector': {
+      checkHost(t.host, 'host');
+      const grpc = t.kind === 'trace-store' && t.transport === 'grpc';
+      if (t.kind === 'trace-store')
+        check(grpc || t.transport === 'http', 'transport', "must be 'grpc' or 'http'");
+      checkPort(t.port, 'port');
+      const url = origin(t.host as string, (t.port as number | undefined) ?? (grpc ? 4317 : 4318));
       return { endpoint: grpc ? url : `${url}/v1/traces`, protocol: grpc ? 'grpc' : http, headers: {} };
     }
+    default:
+      throw new TraceTargetError('kind', 'unknown kind');
   }
 }
 

@@ -123,7 +123,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const grpcPort = key ? port('TRACING_GRPC_PORT') : 0;
   if (!key && rawBase && (present('TRACING_HTTP_PORT') || present('TRACING_GRPC_PORT')))
     warn(
-      'TRACING_HTTP_PORT and TRACING_GRPC_PORT are read only with TRACING_PROJECT_API_KEY: ports 443/8443',
+      'TRACING_HTTP_PORT/TRACING_GRPC_PORT are read only with TRACING_PROJECT_API_KEY: ports 443/8443',
     );
   let base = rawBase?.replace(/\/+$/, '');
   if (base) {
@@ -230,7 +230,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     if (!url && tls) warn('gRPC endpoint without a scheme: TLS');
     Object.keys(headers).forEach((name, i) => {
       if (!GRPC_NAME.test(name))
-        warn(`header ${headerLabel(name, i)}: not a gRPC metadata name (a-z 0-9 - _ .); the export fails`);
+        warn(`header ${headerLabel(name, i)}: gRPC needs a-z 0-9 - _ .; the export fails`);
     });
   }
   for (const name of ['OTEL_EXPORTER_OTLP_TRACES_COMPRESSION', 'OTEL_EXPORTER_OTLP_COMPRESSION'])

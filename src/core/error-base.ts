@@ -18,7 +18,10 @@ export const TOO_DEEP = '[nested too deep]';
 
 /** Brands and names a class; both properties are not enumerable (the default of `defineProperties`). */
 export function brand(ctor: { prototype: object }, name: string): void {
-  Object.defineProperties(ctor.prototype, { [BRAND]: { value: name }, name: { value: name, writable: true } });
+  Object.defineProperties(ctor.prototype, {
+    [BRAND]: { value: name },
+    name: { value: name, writable: true },
+  });
 }
 
 /** True when `value` is an instance (from any copy of this package) of the error class called `name`. */

@@ -48,7 +48,7 @@ export function collectorConfig(options: CollectorConfigOptions): string {
   const exporters: Record<string, YamlValue> = {};
   const add = (name: unknown, value: YamlValue, field: string) => {
     if (typeof name !== 'string' || !/^[\w.-]+$/.test(name))
-      throw new TraceTargetError(field, 'must be a non-empty name of letters, digits, _ . -');
+      throw new TraceTargetError(field, 'must be a non-empty string of A-Z a-z 0-9 _ . -');
     const id = `otlphttp/${name}`;
     if (id in exporters) throw new TraceTargetError(field, `duplicate exporter name ${name}`);
     exporters[id] = value;

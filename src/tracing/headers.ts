@@ -22,8 +22,7 @@ export interface ParsedHeaders {
 /** Percent-decodes runs of `%XX` as UTF-8 (invalid bytes become U+FFFD); anything else is kept. */
 function unquote(text: string): string {
   return text.replace(/(%[0-9a-f]{2})+/gi, (run) => {
-    const bytes = new Uint8Array(run.length / 3);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+    const bytes = Uint8Array.from(run.slice(1).split('%'), (hex) => Number.parseInt(hex, 16));
     return new TextDecoder().decode(bytes);
   });
 }

@@ -92,7 +92,7 @@ function checkHeaders(headers: unknown, grpc: boolean, field = 'headers'): void 
   Object.entries(headers as object).forEach(([name, value], i) => {
     // A name that is no header name is not shown: it may be a credential (`Authorization: Basic …`).
     const at = `${field}.${headerLabel(name, i)}`;
-    check(HEADER_NAME.test(name), at, 'is not a valid header name');
+    check(HEADER_NAME.test(name), at, 'is not a header name');
     check(!grpc || GRPC_NAME.test(name), at, 'gRPC needs a-z 0-9 - _ .');
     // The value must survive the platform's percent-decoding: printable, no line breaks.
     check(isText(value) && !hasControl(value), at, 'must be a string without control characters');
@@ -108,9 +108,8 @@ const trim = (url: string) => url.replace(/\/+$/, '');
 const origin = (host: string, port: number) => `${SCHEME.test(host) ? trim(host) : `http://${host}`}:${port}`;
 
 function base64(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  // Keys are short: the bytes fit in one call's arguments.
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 }
 
 /**

@@ -74,11 +74,11 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     }
   };
   // The OpenTelemetry exporter underneath reads its own variables from the process environment only.
+  const present = (name: string) => !!(env[name] || options.dotenv?.[name]);
   const processVar = (name: string) => {
     used.add(name);
     return env[name];
   };
-  const present = (name: string) => !!(env[name] || options.dotenv?.[name]);
   const done = (config: Omit<TraceExportConfig, 'ignored' | 'warnings'>) =>
     hideSecrets<TraceExportConfig>({
       ...config,
@@ -122,9 +122,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const httpPort = key ? port('TRACING_HTTP_PORT') : 0;
   const grpcPort = key ? port('TRACING_GRPC_PORT') : 0;
   if (!key && rawBase && (present('TRACING_HTTP_PORT') || present('TRACING_GRPC_PORT')))
-    warn(
-      'TRACING_HTTP_PORT/TRACING_GRPC_PORT are read only with TRACING_PROJECT_API_KEY: ports 443/8443',
-    );
+    warn('TRACING_HTTP_PORT/TRACING_GRPC_PORT are read only with TRACING_PROJECT_API_KEY: ports 443/8443');
   let base = rawBase?.replace(/\/+$/, '');
   if (base) {
     if (!/^https?:/.test(base)) {
@@ -238,7 +236,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   return done({
     destination,
     endpoint,
-    grpcTarget: http ? undefined : grpcTarget,
+    grpcTarget, // set for gRPC only
     protocol: http ? 'http/protobuf' : 'grpc',
     tls,
     headers,

@@ -49,7 +49,7 @@ const TRUE = /^(true|1|yes|on)$/i;
 const TRACING_VAR =
   /^TRACING_|^OTEL_(EXPORTER_OTLP_|(ENDPOINT|PROTOCOL|HEADERS|TIMEOUT|COMPRESSION|EXPORTER)$)/;
 const PY_INT = /^\s*[+-]?\d+(_\d+)*\s*$/;
-const PY_FLOAT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?inf(inity)?\s*$/i;
+const PY_FLOAT = /^\s*[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|inf(inity)?)\s*$/i;
 
 /** Resolves `env` (e.g. `process.env` or a pod's env map) the way the platform's tracing SDK does. */
 export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): TraceExportConfig {

@@ -36,7 +36,7 @@ function exporter(url: string, headers: Record<string, string> = {}): YamlValue 
   const cut = url.replace(/\/v1\/traces\/?$/, '');
   return {
     ...(cut === url ? { traces_endpoint: url } : { endpoint: cut }),
-    ...(Object.keys(headers).length ? { headers } : {}),
+    headers: Object.keys(headers).length ? headers : undefined, // toYaml leaves undefined out
   };
 }
 

@@ -6,7 +6,7 @@
 
 import { toYaml, type YamlValue } from '../core/yaml.js';
 import { TraceTargetError } from './errors.js';
-import { type TraceTarget, targetSettings } from './redirect.js';
+import { checkUrl, settingsAt, type TargetSettings, type TraceTarget } from './redirect.js';
 
 export interface CollectorExporter {
   /** Becomes `otlphttp/<name>`. */
@@ -66,18 +66,17 @@ export function collectorConfig(options: CollectorConfigOptions): string {
     const at = `exporters[${index}]`;
     if (entry === null || typeof entry !== 'object') throw new TraceTargetError(at, 'must be an object');
     // A plain exporter is validated as an HTTP `otlp` target; errors name the field inside the entry.
-    const plain = !('target' in entry);
-    let settings: ReturnType<typeof targetSettings>;
-    try {
-      settings = targetSettings(
-        plain
-          ? { kind: 'otlp', endpoint: entry.tracesUrl, protocol: 'http/protobuf', headers: entry.headers }
-          : entry.target,
-      );
-    } catch (error) {
-      if (!(error instanceof TraceTargetError)) throw error;
-      const field = plain ? error.field.replace(/^endpoint$/, 'tracesUrl') : `target.${error.field}`;
-      throw new TraceTargetError(`${at}.${field}`, error.message.replace(/^trace target \S+: /, ''));
+    let settings: TargetSettings;
+    if ('target' in entry) settings = settingsAt(entry.target, `${at}.target.`);
+    else {
+      checkUrl(entry.tracesUrl, `${at}.tracesUrl`);
+      const target = {
+        kind: 'otlp',
+        endpoint: entry.tracesUrl,
+        protocol: 'http/protobuf',
+        headers: entry.headers,
+      };
+      settings = settingsAt(target, `${at}.`);
     }
     if (settings.protocol === 'grpc')
       throw new TraceTargetError(`${at}.target.protocol`, 'otlphttp needs an HTTP target');

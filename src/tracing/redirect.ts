@@ -58,7 +58,7 @@ function check(ok: unknown, field: string, detail: string): void {
 const isText = (value: unknown): value is string => typeof value === 'string';
 const checkNonEmpty = (value: unknown, field: string) =>
   check(isText(value) && value !== '', field, 'must be a non-empty string');
-function checkUrl(value: unknown, field: string): void {
+export function checkUrl(value: unknown, field: string): void {
   let ok = false;
   try {
     const url = new URL(value as string);
@@ -117,22 +117,31 @@ function base64(text: string): string {
  * kinds does both): a bad field throws a {@link TraceTargetError}.
  */
 export function targetSettings(target: TraceTarget): TargetSettings {
-  check(target !== null && typeof target === 'object', 'target', 'must be an object');
+  return settingsAt(target, '');
+}
+
+/** {@link targetSettings} with every error's field under `at` (e.g. `exporters[0].target.`). */
+export function settingsAt(target: unknown, at: string): TargetSettings {
+  check(target !== null && typeof target === 'object', `${at}target`, 'must be an object');
   const t = target as Record<string, unknown>;
   const http = 'http/protobuf';
   switch (t.kind) {
     case 'otlp': {
-      checkUrl(t.endpoint, 'endpoint');
-      check(t.protocol === http || t.protocol === 'grpc', 'protocol', "must be 'http/protobuf' or 'grpc'");
-      if (t.headers !== undefined) checkHeaders(t.headers, t.protocol === 'grpc');
+      checkUrl(t.endpoint, `${at}endpoint`);
+      check(
+        t.protocol === http || t.protocol === 'grpc',
+        `${at}protocol`,
+        "must be 'http/protobuf' or 'grpc'",
+      );
+      if (t.headers !== undefined) checkHeaders(t.headers, t.protocol === 'grpc', `${at}headers`);
       const { endpoint, protocol, headers } = target as TraceTarget & { kind: 'otlp' };
       return { endpoint, protocol, headers: { ...headers } };
     }
     case 'basic-auth': {
-      checkUrl(t.baseUrl, 'baseUrl');
-      checkNonEmpty(t.publicKey, 'publicKey');
-      check(!(t.publicKey as string).includes(':'), 'publicKey', 'must not hold ":"');
-      checkNonEmpty(t.secretKey, 'secretKey');
+      checkUrl(t.baseUrl, `${at}baseUrl`);
+      checkNonEmpty(t.publicKey, `${at}publicKey`);
+      check(!(t.publicKey as string).includes(':'), `${at}publicKey`, 'must not hold ":"');
+      checkNonEmpty(t.secretKey, `${at}secretKey`);
       const { baseUrl, publicKey, secretKey } = target as TraceTarget & { kind: 'basic-auth' };
       return {
         endpoint: `${trim(baseUrl)}/api/public/otel/v1/traces`,
@@ -142,15 +151,15 @@ export function targetSettings(target: TraceTarget): TargetSettings {
     }
     case 'api-key-header': {
       const { endpoint, header, apiKey, dataset } = target as TraceTarget & { kind: 'api-key-header' };
-      checkUrl(endpoint, 'endpoint');
-      checkNonEmpty(apiKey, 'apiKey');
-      checkNonEmpty(header, 'header');
-      checkHeaders({ [header]: apiKey }, false, 'header');
+      checkUrl(endpoint, `${at}endpoint`);
+      checkNonEmpty(apiKey, `${at}apiKey`);
+      checkNonEmpty(header, `${at}header`);
+      checkHeaders({ [header]: apiKey }, false, `${at}header`);
       if (dataset !== undefined) {
-        check(dataset !== null && typeof dataset === 'object', 'dataset', 'must be an object');
-        checkNonEmpty(dataset.header, 'dataset.header');
-        check(dataset.header !== header, 'dataset.header', 'must differ from header');
-        checkHeaders({ [dataset.header]: dataset.value }, false, 'dataset');
+        check(dataset !== null && typeof dataset === 'object', `${at}dataset`, 'must be an object');
+        checkNonEmpty(dataset.header, `${at}dataset.header`);
+        check(dataset.header !== header, `${at}dataset.header`, 'must differ from header');
+        checkHeaders({ [dataset.header]: dataset.value }, false, `${at}dataset`);
       }
       return {
         endpoint,
@@ -160,16 +169,16 @@ export function targetSettings(target: TraceTarget): TargetSettings {
     }
     case 'trace-store':
     case 'collector': {
-      checkHost(t.host, 'host');
+      checkHost(t.host, `${at}host`);
       const grpc = t.kind === 'trace-store' && t.transport === 'grpc';
       if (t.kind === 'trace-store')
-        check(grpc || t.transport === 'http', 'transport', "must be 'grpc' or 'http'");
-      checkPort(t.port, 'port');
+        check(grpc || t.transport === 'http', `${at}transport`, "must be 'grpc' or 'http'");
+      checkPort(t.port, `${at}port`);
       const url = origin(t.host as string, (t.port as number | undefined) ?? (grpc ? 4317 : 4318));
       return { endpoint: grpc ? url : `${url}/v1/traces`, protocol: grpc ? 'grpc' : http, headers: {} };
     }
     default:
-      throw new TraceTargetError('kind', 'unknown kind');
+      throw new TraceTargetError(`${at}kind`, 'unknown kind');
   }
 }
 

@@ -102,11 +102,11 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const key = get('TRACING_PROJECT_API_KEY');
   const otelEndpoint = otel('ENDPOINT');
   const rawBase = get('TRACING_BASE_URL');
+  const otelHeaders = otel('HEADERS');
   // The agent server starts tracing only with a project key or an OTLP endpoint.
   if (!key && !otelEndpoint) {
     if (rawBase) warn('TRACING_BASE_URL without TRACING_PROJECT_API_KEY: tracing is off');
-    const headersVar = otel('HEADERS')?.[0];
-    if (headersVar) warn(`${headersVar} without an endpoint: tracing is off`);
+    if (otelHeaders) warn(`${otelHeaders[0]} without an endpoint: tracing is off`);
     // Tracing is off: whatever was read has no effect.
     for (const name of used) drop(name);
     return off();
@@ -144,7 +144,6 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const cloud = options.cloudUrl?.replace(/\/+$/, '').replace(/:\d{1,5}$/, '');
   const laminar = base ?? cloud;
   if (laminar) endpoint = `${laminar}:${(forceHttp ? httpPort : grpcPort) || (forceHttp ? 443 : 8443)}`;
-  const otelHeaders = otel('HEADERS');
   if (key) {
     headers = { [forceHttp ? 'Authorization' : 'authorization']: `Bearer ${key}` };
     drop(otelEndpoint?.[0]);

@@ -15,8 +15,10 @@ const BUDGETS = [
   {
     name: './tracing subpath',
     code: "export * from 'agent-platform-sdk/tracing';",
-    // 8 kB until the misuse checks of resolveTraceExport (env, options, dotenv named in a typed error): 8.1 kB.
-    maxGzip: 8_500,
+    // 8 kB until the misuse checks of resolveTraceExport (env, options, dotenv named in a typed error): 8.1 kB;
+    // 8.3 kB with the security checks (control characters, credential-like header names), 8.14 kB once
+    // simplified (issue 26 item 7 asks for 8 kB: not reached without dropping messages or checks).
+    maxGzip: 8_200,
     forbid: ['zod', 'ky'],
   },
   {

@@ -16,9 +16,12 @@ export const MAX_SHOWN_DEPTH = 32;
 /** What stands for a value nested deeper than `MAX_SHOWN_DEPTH` (dropped, never shown). */
 export const TOO_DEEP = '[nested too deep]';
 
+/** Brands and names a class; both properties are not enumerable (the default of `defineProperties`). */
 export function brand(ctor: { prototype: object }, name: string): void {
-  Object.defineProperty(ctor.prototype, BRAND, { value: name, enumerable: false });
-  Object.defineProperty(ctor.prototype, 'name', { value: name, enumerable: false, writable: true });
+  Object.defineProperties(ctor.prototype, {
+    [BRAND]: { value: name },
+    name: { value: name, writable: true },
+  });
 }
 
 /** True when `value` is an instance (from any copy of this package) of the error class called `name`. */

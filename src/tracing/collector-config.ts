@@ -6,7 +6,7 @@
 
 import { toYaml, type YamlValue } from '../core/yaml.js';
 import { TraceTargetError } from './errors.js';
-import { type TraceTarget, targetSettings } from './redirect.js';
+import { checkUrl, settingsAt, type TargetSettings, type TraceTarget } from './redirect.js';
 
 export interface CollectorExporter {
   /** Becomes `otlphttp/<name>`. */
@@ -36,7 +36,7 @@ function exporter(url: string, headers: Record<string, string> = {}): YamlValue 
   const cut = url.replace(/\/v1\/traces\/?$/, '');
   return {
     ...(cut === url ? { traces_endpoint: url } : { endpoint: cut }),
-    ...(Object.keys(headers).length ? { headers } : {}),
+    headers: Object.keys(headers).length ? headers : undefined, // toYaml leaves undefined out
   };
 }
 
@@ -48,7 +48,7 @@ export function collectorConfig(options: CollectorConfigOptions): string {
   const exporters: Record<string, YamlValue> = {};
   const add = (name: unknown, value: YamlValue, field: string) => {
     if (typeof name !== 'string' || !/^[\w.-]+$/.test(name))
-      throw new TraceTargetError(field, 'must be a non-empty name of letters, digits, _ . -');
+      throw new TraceTargetError(field, 'must be a non-empty string of A-Z a-z 0-9 _ . -');
     const id = `otlphttp/${name}`;
     if (id in exporters) throw new TraceTargetError(field, `duplicate exporter name ${name}`);
     exporters[id] = value;
@@ -66,18 +66,17 @@ export function collectorConfig(options: CollectorConfigOptions): string {
     const at = `exporters[${index}]`;
     if (entry === null || typeof entry !== 'object') throw new TraceTargetError(at, 'must be an object');
     // A plain exporter is validated as an HTTP `otlp` target; errors name the field inside the entry.
-    const plain = !('target' in entry);
-    let settings: ReturnType<typeof targetSettings>;
-    try {
-      settings = targetSettings(
-        plain
-          ? { kind: 'otlp', endpoint: entry.tracesUrl, protocol: 'http/protobuf', headers: entry.headers }
-          : entry.target,
-      );
-    } catch (error) {
-      if (!(error instanceof TraceTargetError)) throw error;
-      const field = plain ? error.field.replace(/^endpoint$/, 'tracesUrl') : `target.${error.field}`;
-      throw new TraceTargetError(`${at}.${field}`, error.message.replace(/^trace target \S+: /, ''));
+    let settings: TargetSettings;
+    if ('target' in entry) settings = settingsAt(entry.target, `${at}.target.`);
+    else {
+      checkUrl(entry.tracesUrl, `${at}.tracesUrl`);
+      const target = {
+        kind: 'otlp',
+        endpoint: entry.tracesUrl,
+        protocol: 'http/protobuf',
+        headers: entry.headers,
+      };
+      settings = settingsAt(target, `${at}.`);
     }
     if (settings.protocol === 'grpc')
       throw new TraceTargetError(`${at}.target.protocol`, 'otlphttp needs an HTTP target');

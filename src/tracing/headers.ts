@@ -8,6 +8,11 @@
 
 /** An HTTP header name (RFC 9110 token). Other names are never shown: one can be a credential. */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A gRPC metadata name: the platform's SDK sends header names as given, and gRPC refuses upper case. */
+export const GRPC_NAME = /^[a-z0-9_.-]+$/;
+
+/** How warnings, errors and safe views name a header: by its name if that is a header name, else by position. */
+export const headerLabel = (name: string, index: number) => (HEADER_NAME.test(name) ? name : `#${index + 1}`);
 
 export interface ParsedHeaders {
   headers: Record<string, string>;
@@ -17,8 +22,7 @@ export interface ParsedHeaders {
 /** Percent-decodes runs of `%XX` as UTF-8 (invalid bytes become U+FFFD); anything else is kept. */
 function unquote(text: string): string {
   return text.replace(/(%[0-9a-f]{2})+/gi, (run) => {
-    const bytes = new Uint8Array(run.length / 3);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+    const bytes = Uint8Array.from(run.slice(1).split('%'), (hex) => Number.parseInt(hex, 16));
     return new TextDecoder().decode(bytes);
   });
 }
@@ -30,12 +34,12 @@ export function parseOtlpHeaders(raw: string, variable = 'headers'): ParsedHeade
   const warnings: string[] = [];
   raw.split(',').forEach((pair, index) => {
     const at = pair.indexOf('=');
+    const pairAt = `${variable}: pair ${index + 1}`;
     if (at < 0) {
-      if (pair.trim()) warnings.push(`${variable}: pair ${index + 1} has no '=': dropped`);
+      if (pair.trim()) warnings.push(`${pairAt} has no '=': dropped`);
       return;
     }
     const key = pair.slice(0, at).trim();
-    const pairAt = `${variable}: pair ${index + 1}`;
     // Names are never shown: with `Authorization: Basic …=` (":" for "="), the name is the credential.
     if (!key) warnings.push(`${pairAt} has an empty name: an HTTP export fails`);
     else if (!HEADER_NAME.test(key))

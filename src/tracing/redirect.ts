@@ -4,7 +4,7 @@
  * one throws a {@link TraceTargetError} naming the field (never its value).
  */
 import { TraceTargetError } from './errors.js';
-import { formatOtlpHeaders, HEADER_NAME } from './headers.js';
+import { formatOtlpHeaders, GRPC_NAME, HEADER_NAME, headerLabel } from './headers.js';
 
 export type TraceTarget =
   /** HTTP Basic with public key as user and secret key as password; `baseUrl` is the backend's origin. */
@@ -49,33 +49,32 @@ export const BUNDLED_TRACING_VARS = [
 
 // The URL parser drops tabs and line breaks silently; written out, they would start a new variable line.
 export const hasControl = (text: string) => [...text].some((c) => c < ' ' || c === '\x7f');
-const GRPC_NAME = /^[a-z0-9_.-]+$/;
+/** A URL scheme (`https://`): a host may carry one. */
+const SCHEME = /^\w+:\/\//;
 
 function check(ok: unknown, field: string, detail: string): void {
   if (!ok) throw new TraceTargetError(field, detail);
 }
 const isText = (value: unknown): value is string => typeof value === 'string';
-function checkUrl(value: unknown, field: string): void {
-  check(isText(value), field, 'must be a string');
+const checkNonEmpty = (value: unknown, field: string) =>
+  check(isText(value) && value !== '', field, 'must be a non-empty string');
+export function checkUrl(value: unknown, field: string): void {
   let ok = false;
   try {
     const url = new URL(value as string);
     ok = /^https?:$/.test(url.protocol) && !!url.hostname && !url.username && !url.password;
   } catch {}
   check(
-    ok && !hasControl(value as string) && (value as string).trim() === value,
+    ok && isText(value) && !hasControl(value) && value.trim() === value,
     field,
     'must be an absolute http(s) URL without credentials or control characters',
   );
 }
 function checkHost(value: unknown, field: string): void {
-  check(isText(value) && value.trim() === value && value !== '', field, 'must be a non-empty host');
-  checkUrl(/^\w+:\/\//.test(value as string) ? value : `http://${value}`, field);
-  check(
-    !/:\d+$|\/./.test((value as string).replace(/^\w+:\/\//, '')),
-    field,
-    'must not carry a port or path',
-  );
+  checkNonEmpty(value, field);
+  const host = value as string;
+  checkUrl(SCHEME.test(host) ? host : `http://${host}`, field);
+  check(!/:\d+$|\/./.test(host.replace(SCHEME, '')), field, 'must not carry a port or path');
 }
 function checkPort(value: unknown, field: string): void {
   check(
@@ -90,100 +89,96 @@ function checkHeaders(headers: unknown, grpc: boolean, field = 'headers'): void 
     field,
     'must be an object',
   );
-  for (const [name, value] of Object.entries(headers as object)) {
-    const at = `${field}.${name}`;
-    check(HEADER_NAME.test(name), at, 'is not a valid header name');
+  Object.entries(headers as object).forEach(([name, value], i) => {
+    // A name that is no header name is not shown: it may be a credential (`Authorization: Basic …`).
+    const at = `${field}.${headerLabel(name, i)}`;
+    check(HEADER_NAME.test(name), at, 'is not a header name');
     check(!grpc || GRPC_NAME.test(name), at, 'gRPC needs a-z 0-9 - _ .');
     // The value must survive the platform's percent-decoding: printable, no line breaks.
     check(isText(value) && !hasControl(value), at, 'must be a string without control characters');
-  }
+  });
 }
 
 /** Throws a {@link TraceTargetError} naming the first bad field of `target`. */
 export function validateTraceTarget(target: TraceTarget): void {
-  check(target !== null && typeof target === 'object', 'target', 'must be an object');
-  const t = target as Record<string, unknown>;
-  switch (t.kind) {
-    case 'basic-auth':
-      checkUrl(t.baseUrl, 'baseUrl');
-      check(
-        isText(t.publicKey) && t.publicKey !== '' && !t.publicKey.includes(':'),
-        'publicKey',
-        'must be non-empty, without ":"',
-      );
-      check(isText(t.secretKey) && t.secretKey !== '', 'secretKey', 'must be non-empty');
-      return;
-    case 'api-key-header': {
-      checkUrl(t.endpoint, 'endpoint');
-      check(isText(t.apiKey) && t.apiKey !== '', 'apiKey', 'must be non-empty');
-      check(isText(t.header), 'header', 'must be a string');
-      checkHeaders({ [t.header as string]: t.apiKey }, false, 'header');
-      const dataset = t.dataset as { header?: unknown; value?: unknown } | undefined;
-      if (dataset !== undefined) {
-        check(dataset !== null && typeof dataset === 'object', 'dataset', 'must be an object');
-        check(isText(dataset.header), 'dataset.header', 'must be a string');
-        check(dataset.header !== t.header, 'dataset.header', 'must differ from header');
-        checkHeaders({ [dataset.header as string]: dataset.value }, false, 'dataset');
-      }
-      return;
-    }
-    case 'trace-store':
-      checkHost(t.host, 'host');
-      check(t.transport === 'grpc' || t.transport === 'http', 'transport', "must be 'grpc' or 'http'");
-      checkPort(t.port, 'port');
-      return;
-    case 'collector':
-      checkHost(t.host, 'host');
-      checkPort(t.port, 'port');
-      return;
-    case 'otlp':
-      checkUrl(t.endpoint, 'endpoint');
-      check(
-        t.protocol === 'http/protobuf' || t.protocol === 'grpc',
-        'protocol',
-        "must be 'http/protobuf' or 'grpc'",
-      );
-      if (t.headers !== undefined) checkHeaders(t.headers, t.protocol === 'grpc');
-      return;
-    default:
-      throw new TraceTargetError('kind', 'unknown kind');
-  }
+  targetSettings(target);
 }
 
 const trim = (url: string) => url.replace(/\/+$/, '');
-const origin = (host: string, port: number) =>
-  `${/^\w+:\/\//.test(host) ? trim(host) : `http://${host}`}:${port}`;
+const origin = (host: string, port: number) => `${SCHEME.test(host) ? trim(host) : `http://${host}`}:${port}`;
 
 function base64(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  // Keys are short: the bytes fit in one call's arguments.
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 }
 
-/** Endpoint, protocol and decoded headers of a target. */
+/**
+ * Endpoint, protocol and decoded headers of a target, which is validated on the way (one switch over the
+ * kinds does both): a bad field throws a {@link TraceTargetError}.
+ */
 export function targetSettings(target: TraceTarget): TargetSettings {
-  validateTraceTarget(target);
+  return settingsAt(target, '');
+}
+
+/** {@link targetSettings} with every error's field under `at` (e.g. `exporters[0].target.`). */
+export function settingsAt(target: unknown, at: string): TargetSettings {
+  check(target !== null && typeof target === 'object', `${at}target`, 'must be an object');
+  const t = target as Record<string, unknown>;
   const http = 'http/protobuf';
-  switch (target.kind) {
-    case 'otlp':
-      return { endpoint: target.endpoint, protocol: target.protocol, headers: { ...target.headers } };
+  switch (t.kind) {
+    case 'otlp': {
+      checkUrl(t.endpoint, `${at}endpoint`);
+      check(
+        t.protocol === http || t.protocol === 'grpc',
+        `${at}protocol`,
+        "must be 'http/protobuf' or 'grpc'",
+      );
+      if (t.headers !== undefined) checkHeaders(t.headers, t.protocol === 'grpc', `${at}headers`);
+      const { endpoint, protocol, headers } = target as TraceTarget & { kind: 'otlp' };
+      return { endpoint, protocol, headers: { ...headers } };
+    }
     case 'basic-auth': {
+      checkUrl(t.baseUrl, `${at}baseUrl`);
+      checkNonEmpty(t.publicKey, `${at}publicKey`);
+      check(!(t.publicKey as string).includes(':'), `${at}publicKey`, 'must not hold ":"');
+      checkNonEmpty(t.secretKey, `${at}secretKey`);
+      const { baseUrl, publicKey, secretKey } = target as TraceTarget & { kind: 'basic-auth' };
       return {
-        endpoint: `${trim(target.baseUrl)}/api/public/otel/v1/traces`,
+        endpoint: `${trim(baseUrl)}/api/public/otel/v1/traces`,
         protocol: http,
-        headers: { Authorization: `Basic ${base64(`${target.publicKey}:${target.secretKey}`)}` },
+        headers: { Authorization: `Basic ${base64(`${publicKey}:${secretKey}`)}` },
       };
     }
     case 'api-key-header': {
-      const { header, apiKey, dataset } = target;
-      const headers = { [header]: apiKey, ...(dataset && { [dataset.header]: dataset.value }) };
-      return { endpoint: target.endpoint, protocol: http, headers };
+      const { endpoint, header, apiKey, dataset } = target as TraceTarget & { kind: 'api-key-header' };
+      checkUrl(endpoint, `${at}endpoint`);
+      checkNonEmpty(apiKey, `${at}apiKey`);
+      checkNonEmpty(header, `${at}header`);
+      checkHeaders({ [header]: apiKey }, false, `${at}header`);
+      if (dataset !== undefined) {
+        check(dataset !== null && typeof dataset === 'object', `${at}dataset`, 'must be an object');
+        checkNonEmpty(dataset.header, `${at}dataset.header`);
+        check(dataset.header !== header, `${at}dataset.header`, 'must differ from header');
+        checkHeaders({ [dataset.header]: dataset.value }, false, `${at}dataset`);
+      }
+      return {
+        endpoint,
+        protocol: http,
+        headers: { [header]: apiKey, ...(dataset && { [dataset.header]: dataset.value }) },
+      };
     }
-    default: {
-      const grpc = target.kind === 'trace-store' && target.transport === 'grpc';
-      const url = origin(target.host, target.port ?? (grpc ? 4317 : 4318));
+    case 'trace-store':
+    case 'collector': {
+      checkHost(t.host, `${at}host`);
+      const grpc = t.kind === 'trace-store' && t.transport === 'grpc';
+      if (t.kind === 'trace-store')
+        check(grpc || t.transport === 'http', `${at}transport`, "must be 'grpc' or 'http'");
+      checkPort(t.port, `${at}port`);
+      const url = origin(t.host as string, (t.port as number | undefined) ?? (grpc ? 4317 : 4318));
       return { endpoint: grpc ? url : `${url}/v1/traces`, protocol: grpc ? 'grpc' : http, headers: {} };
     }
+    default:
+      throw new TraceTargetError(`${at}kind`, 'unknown kind');
   }
 }
 

@@ -6,7 +6,7 @@
  */
 
 import { TraceTargetError } from './errors.js';
-import { HEADER_NAME, parseOtlpHeaders } from './headers.js';
+import { GRPC_NAME, headerLabel, parseOtlpHeaders } from './headers.js';
 import { hideSecrets } from './safe-view.js';
 
 /** `cloud`: the tracing vendor's hosted backend (a project key without a base URL). */
@@ -44,10 +44,12 @@ export interface ResolveOptions {
   cloudUrl?: string;
 }
 
-const TRUE = ['true', '1', 'yes', 'on'];
-const OTEL_FAMILY = /^OTEL_(EXPORTER_OTLP_|ENDPOINT$|PROTOCOL$|HEADERS$|TIMEOUT$|COMPRESSION$|EXPORTER$)/;
+const TRUE = /^(true|1|yes|on)$/i;
+/** The variables `ignored` can list: the bundled backend's and the OpenTelemetry exporter's. */
+const TRACING_VAR =
+  /^TRACING_|^OTEL_(EXPORTER_OTLP_|(ENDPOINT|PROTOCOL|HEADERS|TIMEOUT|COMPRESSION|EXPORTER)$)/;
 const PY_INT = /^\s*[+-]?\d+(_\d+)*\s*$/;
-const PY_FLOAT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?inf(inity)?\s*$/i;
+const PY_FLOAT = /^\s*[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|inf(inity)?)\s*$/i;
 
 /** Resolves `env` (e.g. `process.env` or a pod's env map) the way the platform's tracing SDK does. */
 export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): TraceExportConfig {
@@ -72,21 +74,16 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     }
   };
   // The OpenTelemetry exporter underneath reads its own variables from the process environment only.
+  const present = (name: string) => !!(env[name] || options.dotenv?.[name]);
   const processVar = (name: string) => {
     used.add(name);
     return env[name];
   };
-  const present = (name: string) => !!(env[name] || options.dotenv?.[name]);
   const done = (config: Omit<TraceExportConfig, 'ignored' | 'warnings'>) =>
     hideSecrets<TraceExportConfig>({
       ...config,
       ignored: [...new Set([...Object.keys(env), ...Object.keys(options.dotenv ?? {})])]
-        .filter(
-          (k) =>
-            (OTEL_FAMILY.test(k) || k.startsWith('TRACING_')) &&
-            present(k) &&
-            (!used.has(k) || dropped.has(k)),
-        )
+        .filter((k) => TRACING_VAR.test(k) && present(k) && (!used.has(k) || dropped.has(k)))
         .sort(),
       warnings,
     });
@@ -105,32 +102,27 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const key = get('TRACING_PROJECT_API_KEY');
   const otelEndpoint = otel('ENDPOINT');
   const rawBase = get('TRACING_BASE_URL');
+  const otelHeaders = otel('HEADERS');
   // The agent server starts tracing only with a project key or an OTLP endpoint.
   if (!key && !otelEndpoint) {
     if (rawBase) warn('TRACING_BASE_URL without TRACING_PROJECT_API_KEY: tracing is off');
-    const headersVar = otel('HEADERS')?.[0];
-    if (headersVar) warn(`${headersVar} without an endpoint: tracing is off`);
+    if (otelHeaders) warn(`${otelHeaders[0]} without an endpoint: tracing is off`);
     // Tracing is off: whatever was read has no effect.
     for (const name of used) drop(name);
     return off();
   }
-  const forceHttp = TRUE.includes((get('TRACING_FORCE_HTTP') ?? '').toLowerCase());
+  const forceHttp = TRUE.test(get('TRACING_FORCE_HTTP') ?? '');
   const port = (name: string) => {
     const raw = get(name);
-    if (raw && !PY_INT.test(raw)) warn(`${name} is not an integer: default port`);
-    return raw && PY_INT.test(raw) ? Number(raw.replace(/_/g, '')) : 0;
+    if (raw && PY_INT.test(raw)) return Number(raw.replace(/_/g, ''));
+    if (raw) warn(`${name} is not an integer: default port`);
+    return 0;
   };
   // Ports are passed to the SDK only with a project key.
-  let httpPort = 0;
-  let grpcPort = 0;
-  if (key) {
-    httpPort = port('TRACING_HTTP_PORT');
-    grpcPort = port('TRACING_GRPC_PORT');
-  } else if (rawBase && (present('TRACING_HTTP_PORT') || present('TRACING_GRPC_PORT'))) {
-    warn(
-      'TRACING_HTTP_PORT and TRACING_GRPC_PORT are read only with TRACING_PROJECT_API_KEY: ports 443/8443',
-    );
-  }
+  const httpPort = key ? port('TRACING_HTTP_PORT') : 0;
+  const grpcPort = key ? port('TRACING_GRPC_PORT') : 0;
+  if (!key && rawBase && (present('TRACING_HTTP_PORT') || present('TRACING_GRPC_PORT')))
+    warn('TRACING_HTTP_PORT/TRACING_GRPC_PORT are read only with TRACING_PROJECT_API_KEY: ports 443/8443');
   let base = rawBase?.replace(/\/+$/, '');
   if (base) {
     if (!/^https?:/.test(base)) {
@@ -152,7 +144,6 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const cloud = options.cloudUrl?.replace(/\/+$/, '').replace(/:\d{1,5}$/, '');
   const laminar = base ?? cloud;
   if (laminar) endpoint = `${laminar}:${(forceHttp ? httpPort : grpcPort) || (forceHttp ? 443 : 8443)}`;
-  const otelHeaders = otel('HEADERS');
   if (key) {
     headers = { [forceHttp ? 'Authorization' : 'authorization']: `Bearer ${key}` };
     drop(otelEndpoint?.[0]);
@@ -221,8 +212,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   } else {
     // Leading whitespace is dropped when the URL is parsed; trailing whitespace stays in the target.
     const url = /^([a-z][\w+.-]*):\/\/([^/?#]*)/i.exec(endpoint.trimStart());
-    const target = url?.[2] ?? endpoint;
-    grpcTarget = target;
+    grpcTarget = url?.[2] ?? endpoint;
     if (url && /[/?#]./.test(endpoint.trimStart().slice(url[0].length)))
       warn('gRPC endpoint: the path is dropped');
     const insecure = (name: string) => {
@@ -236,11 +226,8 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     tls = !secure;
     if (!url && tls) warn('gRPC endpoint without a scheme: TLS');
     Object.keys(headers).forEach((name, i) => {
-      // A name that is no header name is not shown: it may be a credential (`Authorization: Basic …`).
-      if (!/^[a-z0-9_.-]+$/.test(name))
-        warn(
-          `header ${HEADER_NAME.test(name) ? name : `${i + 1}`}: not a gRPC metadata name (a-z 0-9 - _ .); the export fails`,
-        );
+      if (!GRPC_NAME.test(name))
+        warn(`header ${headerLabel(name, i)}: gRPC needs a-z 0-9 - _ .; the export fails`);
     });
   }
   for (const name of ['OTEL_EXPORTER_OTLP_TRACES_COMPRESSION', 'OTEL_EXPORTER_OTLP_COMPRESSION'])
@@ -248,7 +235,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   return done({
     destination,
     endpoint,
-    grpcTarget: http ? undefined : grpcTarget,
+    grpcTarget, // set for gRPC only
     protocol: http ? 'http/protobuf' : 'grpc',
     tls,
     headers,
@@ -259,10 +246,13 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
 
 /** `null`, a string or a `Map` where an object of variables belongs is misuse: say which argument. */
 function checkObject(value: unknown, field: string): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Map) {
-    throw new TraceTargetError(
-      field,
-      `must be an object of variables, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : value instanceof Map ? 'a Map' : typeof value}`,
-    );
-  }
+  const got =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : value instanceof Map
+          ? 'a Map'
+          : typeof value;
+  if (got !== 'object') throw new TraceTargetError(field, `must be an object of variables, got ${got}`);
 }

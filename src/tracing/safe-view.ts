@@ -4,7 +4,7 @@
  * default `[object Object]`.
  */
 
-import { HEADER_NAME } from './headers.js';
+import { headerLabel } from './headers.js';
 
 /** Adds a non-enumerable `toJSON` and Node's inspect hook, both showing the config with `[redacted]` header values. */
 export function hideSecrets<T extends { headers: Record<string, string> }>(value: T): T {
@@ -13,7 +13,7 @@ export function hideSecrets<T extends { headers: Record<string, string> }>(value
       ...value,
       // A name that is no header name may be a credential (`Authorization: Basic …` written with ":").
       headers: Object.fromEntries(
-        Object.keys(value.headers).map((k, i) => [HEADER_NAME.test(k) ? k : `[${i}]`, '[redacted]']),
+        Object.keys(value.headers).map((k, i) => [headerLabel(k, i), '[redacted]']),
       ),
     }),
   };

@@ -94,8 +94,9 @@ export interface EventSpans {
   end(): void;
 }
 
+// `join` writes a missing text as ''.
 const text = (parts: TextPart[] | undefined) =>
-  Array.isArray(parts) ? parts.map((p) => p?.text ?? '').join('') : '';
+  Array.isArray(parts) ? parts.map((p) => p?.text).join('') : '';
 const ERROR = 2;
 
 export function createEventSpans(options: EventSpansOptions): EventSpans {

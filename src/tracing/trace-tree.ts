@@ -136,14 +136,11 @@ export function findConversationTrace(
 ): ConversationTrace | undefined {
   const norm = (v: unknown) => String(v).replace(/-/g, '').toLowerCase();
   const id = norm(conversationId);
-  let matchedBy: ConversationTrace['matchedBy'] = 'trace-id';
-  let traceIds = spans.some((s) => s.traceId === id) ? [id] : [];
-  if (!traceIds.length) {
-    matchedBy = 'session-id';
-    const hit = spans.filter((s) => sessionKeys.some((k) => norm(s.attributes[k]) === id));
-    traceIds = [...new Set(hit.map((s) => s.traceId))];
-  }
+  const byTraceId = spans.some((s) => s.traceId === id);
+  const bySession = () => spans.filter((s) => sessionKeys.some((k) => norm(s.attributes[k]) === id));
+  const traceIds = byTraceId ? [id] : [...new Set(bySession().map((s) => s.traceId))];
   if (!traceIds.length) return undefined;
   const found = spans.filter((s) => traceIds.includes(s.traceId));
+  const matchedBy = byTraceId ? 'trace-id' : 'session-id';
   return { matchedBy, traceIds, spans: found, roots: buildTraceTree(found) };
 }

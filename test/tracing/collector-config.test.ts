@@ -160,3 +160,24 @@ describe('toYaml', () => {
     );
   });
 });
+
+describe('collectorConfig errors', () => {
+  it.each([
+    [{ name: 'a', tracesUrl: 'ftp://x' }, 'exporters[0].tracesUrl'],
+    [{ name: 'a', tracesUrl: 'https://x/v1/traces', headers: { k: 'a\nb' } }, 'exporters[0].headers.k'],
+    [{ name: 'a', target: { kind: 'collector', host: 'c:4318' } }, 'exporters[0].target.host'],
+    [{ name: 'a', target: null }, 'exporters[0].target.target'],
+    [{ name: 'a', target: { kind: 'nope' } }, 'exporters[0].target.kind'],
+  ])('name the field inside the entry: %j → %s', (entry, field) => {
+    let error: unknown;
+    try {
+      collectorConfig({ exporters: [entry as never], bundled: false });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ name: 'TraceTargetError', field });
+    expect((error as Error).message).toMatch(
+      new RegExp(`^trace target ${field.replace(/[[\].]/g, '\\$&')}: \\w`),
+    );
+  });
+});

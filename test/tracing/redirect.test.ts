@@ -165,7 +165,17 @@ describe('traceRedirectEnv', () => {
     [{ kind: 'basic-auth', baseUrl: 'https://x', publicKey: 'p:q', secretKey: 's' }, 'publicKey'],
     [
       { kind: 'api-key-header', endpoint: 'https://x/v1/traces', header: 'bad header', apiKey: 'k' },
-      'header.bad header',
+      // Not a header name, so maybe a credential (`Authorization: Basic …`): named by position.
+      'header.#1',
+    ],
+    [
+      {
+        kind: 'otlp',
+        endpoint: 'http://x',
+        protocol: 'http/protobuf',
+        headers: { ok: 'v', 'Authorization: Basic s3cr3t': '' },
+      },
+      'headers.#2',
     ],
     [{ kind: 'otlp', endpoint: 'not a url', protocol: 'grpc' }, 'endpoint'],
     [{ kind: 'otlp', endpoint: 'https://user:pw@x', protocol: 'grpc' }, 'endpoint'],

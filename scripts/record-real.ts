@@ -22,11 +22,14 @@ const root = resolve(import.meta.dirname, '..');
 
 /**
  * Writes a recording as JSON, with this checkout's path replaced by `<repo>`: the real server reports where its
- * Python runs (`py_interpreter_path` under `.cache/peers/`), and a fixture must not name the machine it was
- * recorded on.
+ * Python runs (`py_interpreter_path` under the peers folder), and a fixture must not name the machine it was
+ * recorded on. A peers folder outside the checkout (`PEERS_DIR`) is written as `<repo>/.cache/peers` too.
  */
 function writeRecording(file: string, value: unknown): void {
-  writeFileSync(file, `${JSON.stringify(value, null, 1).replaceAll(root, '<repo>')}\n`);
+  let text = JSON.stringify(value, null, 1);
+  const peersDir = process.env.PEERS_DIR;
+  if (peersDir) text = text.replaceAll(resolve(peersDir), '<repo>/.cache/peers');
+  writeFileSync(file, `${text.replaceAll(root, '<repo>')}\n`);
 }
 const wanted = process.argv.slice(2);
 process.env.CONFORMANCE_ALL = '1';

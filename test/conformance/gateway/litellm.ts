@@ -1,9 +1,9 @@
 // Starts a real LiteLLM proxy (from the venv `npm run peers` made) on a loopback port, without a database and
 // without network access at start (the bundled model cost map, no admin UI), with a config file of ours.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnPeerProcess, waitForPeer } from '../support/peer-process.js';
 
 export interface RealGateway {
   readonly name: string;
@@ -46,57 +46,25 @@ export async function startRealGateway(venv: string, options: StartGatewayOption
   const configPath = join(dir, 'config.yaml');
   writeFileSync(configPath, options.configYaml);
   const url = `http://127.0.0.1:${options.port}`;
-  let output = '';
-  const child: ChildProcess = spawn(
+  const peer = spawnPeerProcess(
     join(venv, 'bin/litellm'),
     ['--config', configPath, '--host', '127.0.0.1', '--port', String(options.port), '--num_workers', '1'],
-    {
-      cwd: dir,
-      env: offlineEnv(venv, dir, options),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so that close() ends every worker it forked.
-      detached: true,
-    },
+    { cwd: dir, env: offlineEnv(venv, dir, options) },
   );
-  const append = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-200_000);
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
-
   const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        try {
-          process.kill(-(child.pid as number), 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      });
-    }
+    await peer.kill();
     rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
-
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
-  for (;;) {
-    if (child.exitCode !== null) {
-      await close();
-      throw new Error(`gateway ${options.name} exited with ${child.exitCode}:\n${output.slice(-3000)}`);
-    }
-    try {
-      const response = await fetch(`${url}/health/liveliness`, { signal: AbortSignal.timeout(2000) });
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await close();
-      throw new Error(
-        `gateway ${options.name} not ready after ${options.readyTimeoutMs ?? 120_000} ms:\n${output.slice(-3000)}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  try {
+    await waitForPeer(
+      `gateway ${options.name}`,
+      peer,
+      async () => (await fetch(`${url}/health/liveliness`, { signal: AbortSignal.timeout(2000) })).ok,
+      { timeoutMs: options.readyTimeoutMs ?? 120_000, intervalMs: 250 },
+    );
+  } catch (error) {
+    await close();
+    throw error;
   }
-  return { name: options.name, url, log: () => output, close };
+  return { name: options.name, url, log: peer.output, close };
 }

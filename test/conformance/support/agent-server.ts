@@ -1,10 +1,10 @@
 // Starts a real `openhands-agent-server` (from the venv `npm run peers` made) on a loopback port, with its
 // conversations persisted in a folder of ours, so that a test can kill it and start it again on the same data.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PeerProcess, spawnPeerProcess, waitForPeer } from './peer-process.js';
 
 export interface RealAgentServer {
   readonly version: string;
@@ -33,23 +33,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`agent server exited with ${child.exitCode}:\n${output().slice(-3000)}`);
-    try {
-      // /health answers on every version (1.11 "OK", later {"status":"ok"}); /server_info needs the app routes.
-      const response = await fetch(`${url}/server_info`, { signal: AbortSignal.timeout(2000) });
-      if (response.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`agent server not ready after ${timeoutMs} ms:\n${output().slice(-3000)}`);
-}
-
 export async function startRealAgentServer(
   venv: string,
   version: string,
@@ -61,8 +44,7 @@ export async function startRealAgentServer(
   mkdirSync(workspaceDir, { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-  let output = '';
+  let peer: PeerProcess | undefined;
 
   const env: NodeJS.ProcessEnv = {
     PATH: `${join(venv, 'bin')}:${process.env.PATH ?? ''}`,
@@ -83,37 +65,22 @@ export async function startRealAgentServer(
   };
 
   async function start() {
-    output = '';
-    child = spawn(
+    peer = spawnPeerProcess(
       join(venv, 'bin/python'),
       ['-m', 'openhands.agent_server', '--host', '127.0.0.1', '--port', String(port)],
-      {
-        cwd: dataDir,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        // Its own process group, so that kill() also ends the shells the agent started.
-        detached: true,
-      },
+      { cwd: dataDir, env },
     );
-    const append = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-200_000);
-    };
-    child.stdout?.on('data', append);
-    child.stderr?.on('data', append);
-    await waitUntilReady(url, child, () => output, options.readyTimeoutMs ?? 90_000);
+    // /health answers on every version (1.11 "OK", later {"status":"ok"}); /server_info needs the app routes.
+    await waitForPeer(
+      'agent server',
+      peer,
+      async () => (await fetch(`${url}/server_info`, { signal: AbortSignal.timeout(2000) })).status < 500,
+      { timeoutMs: options.readyTimeoutMs ?? 90_000, intervalMs: 250 },
+    );
   }
 
   async function kill() {
-    const current = child;
-    if (!current || current.exitCode !== null || current.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      current.once('exit', () => resolve());
-      try {
-        process.kill(-(current.pid as number), 'SIGKILL');
-      } catch {
-        current.kill('SIGKILL');
-      }
-    });
+    await peer?.kill();
   }
 
   await start();
@@ -123,7 +90,7 @@ export async function startRealAgentServer(
     sessionApiKey,
     dataDir,
     workspaceDir,
-    log: () => output,
+    log: () => peer?.output() ?? '',
     kill,
     restart: async () => {
       await kill();

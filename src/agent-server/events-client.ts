@@ -15,12 +15,14 @@ import {
   eventSearchToQuery,
 } from './event-query.js';
 import { invalid } from './invalid.js';
+import type { Positioned } from './live/positioned.js';
+import { catchUpPageDecoder } from './live/rest-catch-up.js';
+import { Subscription } from './live/subscription.js';
+import type { SubscribeOptions } from './live/types.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
 import { type AgentServerClientOptions, agentServerClientSetup, sharedServerInfo } from './options.js';
 import { decodeServerInfo, type ServerInfo, ServerInfoCache } from './server-info.js';
-import { Subscription } from './subscription.js';
-import type { SubscribeOptions } from './subscription-types.js';
 import { type AgentServerFeature, assertFeatureSupported } from './version-gate.js';
 
 /** `POST /events/respond_to_confirmation` (OpenAPI ConfirmationResponseRequest). */
@@ -190,12 +192,20 @@ export class EventsClient extends BaseClient {
           this.#secrets.add(key);
           return key || undefined;
         },
-        backfill: (since, signal) =>
-          this.#search(
-            conversationId,
-            { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100 },
-            { signal },
-          ).pages(),
+        backfill: (since, signal, measure) => {
+          const decode = catchUpPageDecoder(measure);
+          return new PagedIterable<Positioned>(
+            (pageId) =>
+              this.transport.request({
+                method: 'GET',
+                path: encodePath('api', 'conversations', conversationId, 'events', 'search'),
+                query: { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100, page_id: pageId },
+                signal,
+                decode,
+              }),
+            { idOf: (item) => item.id },
+          ).pages();
+        },
         probe: async (signal) => {
           await this.transport.request({
             method: 'GET',

@@ -32,7 +32,6 @@ export {
   ConversationsClient,
   type StartConversationRequest,
 } from './conversations-client.js';
-export type { ResumePosition } from './delivery-ledger.js';
 export {
   AGENT_SERVER_VERSION_TOO_OLD,
   AgentServerVersionError,
@@ -42,32 +41,37 @@ export {
   isAgentServerVersionError,
   isConversationEventError,
   isSubscriptionAuthenticationError,
+  isSubscriptionConfigurationError,
   isSubscriptionConnectionError,
   isSubscriptionCredentialBindingError,
   isSubscriptionEndpointNotFoundError,
   isSubscriptionError,
+  isSubscriptionFrameTooLargeError,
   isSubscriptionNotFoundError,
   isSubscriptionOverflowError,
+  isSubscriptionProtocolError,
   isSubscriptionServerError,
   isWaitTimeoutError,
   SubscriptionAuthenticationError,
+  SubscriptionConfigurationError,
   SubscriptionConnectionError,
   SubscriptionCredentialBindingError,
   SubscriptionEndpointNotFoundError,
   SubscriptionError,
   type SubscriptionErrorInit,
+  SubscriptionFrameTooLargeError,
   SubscriptionNotFoundError,
   SubscriptionOverflowError,
+  SubscriptionProtocolError,
   SubscriptionServerError,
   WaitTimeoutError,
 } from './errors.js';
 export type { EventFilter, EventSearchQuery, EventSortOrder } from './event-query.js';
 export { type ConfirmationResponse, EventsClient } from './events-client.js';
-export type { ImageContentInput, MessageInput, MessageRole, TextContentInput } from './message-input.js';
-export type { AgentServerClientOptions } from './options.js';
-export type { ReconnectOptions } from './reconnect.js';
-export type { ServerInfo } from './server-info.js';
-export { Subscription } from './subscription.js';
+export type { ResumePosition } from './live/delivery-ledger.js';
+export type { ReconnectOptions } from './live/reconnect-policy.js';
+export type { WebSocketAuthMode } from './live/socket-auth.js';
+export { Subscription } from './live/subscription.js';
 export type {
   CloseInfo,
   OpenInfo,
@@ -77,7 +81,11 @@ export type {
   SubscribeOptions,
   SubscriptionEventMap,
   SubscriptionPhase,
-} from './subscription-types.js';
+} from './live/types.js';
+export type { WebSocketConstructor, WebSocketLike } from './live/web-socket.js';
+export type { ImageContentInput, MessageInput, MessageRole, TextContentInput } from './message-input.js';
+export type { AgentServerClientOptions } from './options.js';
+export type { ServerInfo } from './server-info.js';
 export {
   AGENT_SERVER_FEATURES,
   type AgentServerFeature,
@@ -87,5 +95,3 @@ export {
   supportsFeature,
 } from './version-gate.js';
 export type { WaitUntilOptions } from './wait-until.js';
-export type { WebSocketConstructor, WebSocketLike } from './web-socket.js';
-export type { WebSocketAuthMode } from './ws-auth.js';

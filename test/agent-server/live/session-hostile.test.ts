@@ -10,23 +10,24 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
-import type { ReconnectInfo, StreamDelta } from '../../src/agent-server/index.js';
+import type { ReconnectInfo, StreamDelta } from '../../../src/agent-server/index.js';
 import {
   EventsClient,
   isSubscriptionAuthenticationError,
   isSubscriptionConnectionError,
   isSubscriptionCredentialBindingError,
   isSubscriptionEndpointNotFoundError,
+  isSubscriptionFrameTooLargeError,
   isSubscriptionNotFoundError,
   isSubscriptionServerError,
   type SubscriptionError,
   type SubscriptionServerError,
-} from '../../src/agent-server/index.js';
-import type { Event } from '../../src/models/index.js';
-import { sleep, until } from './simulated.js';
+} from '../../../src/agent-server/index.js';
+import type { Event } from '../../../src/models/index.js';
+import { sleep, until } from '../simulated.js';
 
 const SERVER_INFO = (
-  JSON.parse(readFileSync(new URL('../fixtures/real/1.58.0/exchanges.json', import.meta.url), 'utf8')) as {
+  JSON.parse(readFileSync(new URL('../../fixtures/real/1.58.0/exchanges.json', import.meta.url), 'utf8')) as {
     exchanges: { path: string; response: unknown }[];
   }
 ).exchanges.find((exchange) => exchange.path === '/server_info')?.response;
@@ -66,6 +67,9 @@ async function hostile(onSocket: OnSocket, options: { upgrade404?: boolean } = {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     if (path === '/server_info') {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(SERVER_INFO));
+    } else if (path === `/api/conversations/${ID}/events/search`) {
+      // A live-only subscription's first connection reads what was persisted since subscribe() returned.
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[],"next_page_id":null}');
     } else if (path === `/api/conversations/${ID}`) {
       response
         .writeHead(state.rest.status, { 'content-type': 'application/json' })
@@ -388,8 +392,8 @@ describe('/sockets/session against a hostile server', () => {
     });
 
     it.each([
-      [1013, 'slow_consumer', 'overloaded'],
-      [1013, 'frame_too_large', 'overloaded'],
+      // The server's byte budget dropped us: we read too slowly, not a failure of the server.
+      [1013, 'slow_consumer', 'slow-consumer'],
       [1013, 'Too many connections for this conversation', 'overloaded'],
       [1011, 'subscribe_failed', 'closed'],
       [1000, '', 'closed'],
@@ -411,6 +415,17 @@ describe('/sockets/session against a hostile server', () => {
       expect(reasons[0]).toBe(expected);
       expect(server.afterSeqs.slice(0, 2)).toEqual(['-1', '2']);
     });
+  });
+
+  it('1013 frame_too_large: SubscriptionFrameTooLargeError, no reconnect loop on a frame that can never come', async () => {
+    const server = await hostile((socket) => {
+      socket.send(fullState());
+      setTimeout(() => socket.close(1013, 'frame_too_large'), 20);
+    });
+    const sub = client(server).subscribe(ID, { history: true, reconnect: fast });
+    const error = await take(sub, 1).catch((e) => e);
+    expect(isSubscriptionFrameTooLargeError(error)).toBe(true);
+    expect(server.afterSeqs).toHaveLength(1);
   });
 
   it('a handshake answered 404 while REST answers: SubscriptionEndpointNotFoundError, not endless retry', async () => {
@@ -441,6 +456,8 @@ describe('/sockets/session against a hostile server', () => {
     const error = (await take(sub, 1).catch((e) => e)) as SubscriptionError;
     expect(isSubscriptionConnectionError(error)).toBe(true);
     expect(error.message).toContain('giveUpAfter');
+    // The cause is named, not only "error; reconnecting".
+    expect(error.message).toContain('connection refused');
     expect(retries).toBeGreaterThan(0);
     expect(logs.filter((line) => line.startsWith('warn') && line.includes('reconnecting in')).length).toBe(
       retries,
@@ -462,9 +479,9 @@ describe('/sockets/session against a hostile server', () => {
 describe('errors built from error events', () => {
   it('carry the classification and surface retryable', async () => {
     const { conversationEventError, isConversationEventError } = await import(
-      '../../src/agent-server/errors.js'
+      '../../../src/agent-server/errors.js'
     );
-    const { parseEvent } = await import('../../src/models/index.js');
+    const { parseEvent } = await import('../../../src/models/index.js');
     const failed = parseEvent({
       id: 'e1',
       timestamp: '2026-11-23T10:00:00',
@@ -473,7 +490,7 @@ describe('errors built from error events', () => {
       detail: 'slow down',
       classification: { kind: 'rate_limit', retryable: true, user_action: 'retry' },
       kind: 'ConversationErrorEvent',
-    }) as import('../../src/models/index.js').ConversationErrorEvent;
+    }) as import('../../../src/models/index.js').ConversationErrorEvent;
     const error = conversationEventError(failed);
     expect(isConversationEventError(error)).toBe(true);
     expect(error).toMatchObject({ retryable: true, eventId: 'e1', classification: { kind: 'rate_limit' } });

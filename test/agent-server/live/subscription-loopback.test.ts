@@ -4,10 +4,10 @@ import {
   isSubscriptionAuthenticationError,
   isSubscriptionNotFoundError,
   type SubscriptionError,
-} from '../../src/agent-server/index.js';
-import { isAPIUserAbortError, isAuthenticationError } from '../../src/core/errors.js';
-import { type AgentServerLoopback, serveAgentServer } from '../../src/testing.js';
-import { sleep, until } from './simulated.js';
+} from '../../../src/agent-server/index.js';
+import { isAPIUserAbortError, isAuthenticationError } from '../../../src/core/errors.js';
+import { type AgentServerLoopback, serveAgentServer } from '../../../src/testing.js';
+import { sleep, until } from '../simulated.js';
 
 // A real `ws` server on loopback (src/testing/agent-server/loopback.ts) and Node's built-in WebSocket client.
 const KEY = 'loopback-session-key-77';

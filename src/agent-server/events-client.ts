@@ -206,6 +206,16 @@ export class EventsClient extends BaseClient {
             { idOf: (item) => item.id },
           ).pages();
         },
+        newestTimestamp: async (signal) => {
+          const page = await this.transport.request({
+            method: 'GET',
+            path: encodePath('api', 'conversations', conversationId, 'events', 'search'),
+            query: { sort_order: 'TIMESTAMP_DESC', limit: 1 },
+            signal,
+            decode: catchUpPageDecoder(false),
+          });
+          return page.items[0]?.timestamp;
+        },
         probe: async (signal) => {
           await this.transport.request({
             method: 'GET',

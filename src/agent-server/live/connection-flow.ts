@@ -39,8 +39,13 @@ export class ConnectionFlow implements FrameSink {
   readonly #emitter: SafeEmitter;
   readonly #policy: ReconnectPolicy;
   readonly #reader: FrameReader;
-  /** `performance.now()` when `subscribe()` returned: a live-only subscription delivers what was persisted after. */
-  readonly #subscribedAt = performance.now();
+  /**
+   * `performance.now()` of the last contact with the server: `subscribe()` returning, then each delivery of a
+   * new event. A connection that catches up by `contact` reads from the server's time of that instant at the
+   * latest (and from where delivery stands, if earlier).
+   */
+  lastContact = performance.now();
+  #deliveredAtContact = 0;
   #readyConnections = 0;
 
   constructor(
@@ -97,31 +102,67 @@ export class ConnectionFlow implements FrameSink {
     conn.readyTimer = conn.fallbackTimer = undefined;
     this.#readyConnections += 1;
     this.#host.connectionReady();
+    const { catchUp } = conn;
     let since: string | undefined;
-    if (conn.catchUp.type === 'rest') since = conn.catchUp.since;
-    else if (conn.catchUp.type === 'subscribe-time') {
-      // The server's time when `subscribe()` returned: this snapshot's time minus what elapsed here since.
-      since =
+    if (catchUp.type === 'rest') since = catchUp.since;
+    else if (catchUp.type === 'contact') {
+      const contact =
         timestamp === undefined
           ? undefined
-          : serverTimeBefore(timestamp, performance.now() - this.#subscribedAt);
-      if (since === undefined) {
-        this.#ctx.logger.debug('the first state has no timestamp: live from now on');
-        this.#goLive(conn);
+          : serverTimeBefore(timestamp, performance.now() - this.lastContact);
+      if (catchUp.delivered) since = earlier(catchUp.since, contact);
+      else if (contact === undefined) {
+        void this.#catchUp(conn, this.#sinceNewest(conn));
         return;
-      }
+      } else since = contact;
     } else if (conn.held.length === 0) {
       this.#goLive(conn);
       return;
     }
+    conn.catchUpSince = since;
     void this.#catchUp(conn, conn.catchUp.type === 'none' ? null : since);
   }
 
+  /**
+   * Events missing before the ones held ahead of a `seq` gap: read over REST on the same connection (from
+   * where delivery stands, or where this connection's catch-up started), then the held ones in `seq` order.
+   */
+  fillGap(conn: Connection, detail: string): void {
+    if (this.#host.isStale(conn) || !conn.live) return;
+    this.#ctx.logger.info(`subscription to ${this.#ctx.conversationId}: ${detail}; reading it over REST`);
+    conn.live = false;
+    const ahead = [...conn.order.ahead.values()].sort((a, b) => a.seq - b.seq);
+    conn.order.ahead.clear();
+    // REST fills the gap by ids: the held envelopes then start the sequence again.
+    conn.order.next = undefined;
+    conn.held = [...ahead, ...conn.held];
+    for (const item of ahead) conn.heldBytes += item.bytes;
+    const ledger = this.#core.ledger;
+    const since = earliestKnown(ledger.delivered ? ledger.catchUpSince() : undefined, conn.catchUpSince);
+    void this.#catchUp(conn, since, false);
+  }
+
+  /**
+   * The first state came without a timestamp (the socket sent none in time; it was read over REST): the
+   * newest persisted event's timestamp is no later than the server's time now, so the same subtraction gives
+   * a start no later than the last contact (earlier at worst: more is read, nothing is missed).
+   */
+  async #sinceNewest(conn: Connection): Promise<string | undefined> {
+    const newest = await this.#ctx.newestTimestamp(conn.abort.signal);
+    return newest === undefined ? undefined : serverTimeBefore(newest, performance.now() - this.lastContact);
+  }
+
   /** Delivers the persisted events since `since` read over REST (`null`: none), then what the socket held back. */
-  async #catchUp(conn: Connection, since: string | undefined | null): Promise<void> {
+  async #catchUp(
+    conn: Connection,
+    start: string | undefined | null | Promise<string | undefined>,
+    announce = true,
+  ): Promise<void> {
     this.#host.phase = 'syncing';
-    if (since !== null) {
+    if (start !== null) {
       try {
+        const since = await start;
+        if (conn.catchUpSince === undefined) conn.catchUpSince = since;
         const measure = this.#settings.maxBufferedBytes !== Number.POSITIVE_INFINITY;
         for await (const page of this.#ctx.backfill(since, conn.abort.signal, measure)) {
           if (this.#host.isStale(conn)) return;
@@ -141,8 +182,9 @@ export class ConnectionFlow implements FrameSink {
         return;
       }
       // Everything up to the server's `seq` at connect is delivered or not wanted: a reconnect replays after it.
-      if (conn.through !== undefined && (this.#core.lastSeq ?? -1) < conn.through)
-        this.#core.lastSeq = conn.through;
+      // (`through_seq` may be the next seq rather than the last: see FrameReader#sync.)
+      if (conn.through !== undefined && (this.#core.lastSeq ?? -1) < conn.through - 1)
+        this.#core.lastSeq = conn.through - 1;
     }
     // Frames keep arriving while a slow consumer is waited for: take them in batches until none is left.
     while (conn.held.length > 0) {
@@ -156,15 +198,16 @@ export class ConnectionFlow implements FrameSink {
         if (this.#host.isStale(conn)) return;
       }
     }
-    this.#goLive(conn);
+    this.#goLive(conn, announce);
   }
 
-  #goLive(conn: Connection): void {
+  #goLive(conn: Connection, announce = true): void {
     if (this.#host.isStale(conn)) return;
     conn.live = true;
     this.#host.phase = 'live';
     // Getting live is progress too: the outage is over even when nothing new was published.
     this.#policy.progress();
+    if (!announce) return;
     this.#emitter.emit('open', {
       connection: this.#readyConnections,
       resumed: this.#readyConnections > 1,
@@ -220,8 +263,13 @@ export class ConnectionFlow implements FrameSink {
     return !this.#host.isStale(conn) && !conn.paused;
   }
 
+  /** After each delivery: progress ends the outage (once per connection) and is the last contact. */
   #noteProgress(conn: Connection): void {
-    if (!conn.progressed && this.#core.delivered > conn.deliveredAtStart) {
+    const delivered = this.#core.delivered;
+    if (delivered === this.#deliveredAtContact) return;
+    this.#deliveredAtContact = delivered;
+    this.lastContact = performance.now();
+    if (!conn.progressed && delivered > conn.deliveredAtStart) {
       conn.progressed = true;
       this.#policy.progress();
     }
@@ -271,4 +319,16 @@ export class ConnectionFlow implements FrameSink {
     this.#ctx.logger.warn(`subscription to ${this.#ctx.conversationId}: ${message}`);
     this.#emitter.emit('error', new SubscriptionProtocolError(message));
   }
+}
+
+/** The earlier of two server timestamps; `undefined` (the whole log) wins. */
+function earlier(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a === undefined ? undefined : a;
+  return a < b ? a : b;
+}
+
+/** The earlier of two server timestamps, either of which may be unknown (`undefined`: the whole log). */
+function earliestKnown(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return a < b ? a : b;
 }

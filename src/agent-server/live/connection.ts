@@ -8,14 +8,16 @@ export type LiveProtocol = 'session' | 'events';
 
 /**
  * How a connection catches up before it goes live: `none` (the socket's own replay is enough, or live only),
- * `rest` (read the log over REST from `since`, oldest first, dropping what was delivered by id) or
- * `subscribe-time` (the same from the server's time at `subscribe()`, known once the first snapshot tells the
- * server's time).
+ * `rest` (read the log over REST from `since`, oldest first, dropping what was delivered by id) or `contact`:
+ * the same from the server's time at the last contact (the previous connection's last frame, or `subscribe()`
+ * for a first connection), and no later than `since` when given (what delivery itself says). The server's
+ * time of that instant is known once this connection's first state tells the server's time now: it is that
+ * time minus what elapsed here since, so a server clock set back meanwhile loses nothing (see server-time.ts).
  */
 export type CatchUp =
   | { type: 'none' }
   | { type: 'rest'; since: string | undefined }
-  | { type: 'subscribe-time' };
+  | { type: 'contact'; since: string | undefined; delivered: boolean };
 
 /** One socket and what belongs to it; a closed or replaced connection's callbacks are ignored. */
 export interface Connection {
@@ -43,6 +45,8 @@ export interface Connection {
   afterSeq: number | undefined;
   /** Session socket: the order of durable envelopes. */
   readonly order: SeqOrder;
+  /** Where this connection's REST catch-up started (once ready), for a gap filled later. */
+  catchUpSince: string | undefined;
   /** Session socket: the server's last `seq` when the connection opened (its `sync`). */
   through: number | undefined;
   /** `DeliveryCore.delivered` when the connection started: more than that is progress. */
@@ -81,6 +85,7 @@ export function newConnection(
     ...start,
     order: new SeqOrder(),
     through: undefined,
+    catchUpSince: undefined,
     deliveredAtStart,
     progressed: false,
     handshakeTimer: undefined,

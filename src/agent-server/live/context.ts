@@ -20,6 +20,8 @@ export interface SubscriptionContext {
    * (`measure`: fill in their size, for a byte bound).
    */
   backfill(since: string | undefined, signal: AbortSignal, measure: boolean): AsyncIterable<Page<Positioned>>;
+  /** The timestamp of the newest persisted event (`undefined`: none), as the server wrote it. */
+  newestTimestamp(signal: AbortSignal): Promise<string | undefined>;
   /** A cheap authenticated REST read of the conversation: throws the typed API error the server answers. */
   probe(signal: AbortSignal): Promise<void>;
   /** The conversation read over REST (its state fields), for `ready` when the socket gives no state in time. */

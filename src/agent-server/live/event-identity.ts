@@ -26,11 +26,15 @@ export function contentId(text: string): string {
 }
 
 /**
- * `contentId` of a value's canonical JSON (keys sorted, `null` members dropped): the identity of an event
- * without an id, the same whether it came as a frame or over REST.
+ * `contentId` of a value's canonical JSON (keys sorted, `null` members dropped, no `parent_id`): the identity
+ * of an event without an id, the same whether it came as a frame or over REST (servers 1.31.2–1.36 drop
+ * nulls and `parent_id` from frames only: docs/compatibility.md).
  */
 export function canonicalContentId(value: unknown): string {
-  return contentId(JSON.stringify(canonical(value)));
+  const top = canonical(value);
+  if (typeof top === 'object' && top !== null && !Array.isArray(top))
+    delete (top as { parent_id?: unknown }).parent_id;
+  return contentId(JSON.stringify(top));
 }
 
 function canonical(value: unknown): unknown {

@@ -10,8 +10,12 @@ import { decodeSessionFrame } from './session-adapter.js';
 import { divertTransient, emitStreamEnvelope } from './transient-events.js';
 import type { ReconnectInfo } from './types.js';
 
-/** Milliseconds a gap in `seq` may stay open (later envelopes held) before the connection resyncs. */
-const GAP_TIMEOUT = 2_000;
+/**
+ * Milliseconds a gap in `seq` may stay open (later envelopes held) before the missing events are read over
+ * REST. The session socket never reorders (docs/events-and-streaming.md): a gap is an event it did not send
+ * (1.58 does not stream a run's SystemPromptEvent to a live-only connection), not one that is late.
+ */
+const GAP_WAIT = 250;
 
 /** What the frame reader needs from the connection loop. */
 export interface FrameSink {
@@ -26,6 +30,8 @@ export interface FrameSink {
   /** False when the connection ended or paused. */
   deliverLive(conn: Connection, item: Positioned): boolean;
   resync(conn: Connection, detail: string): void;
+  /** Reads the events missing before the ones held ahead of a gap over REST, on the same connection. */
+  fillGap(conn: Connection, detail: string): void;
   reportProtocolError(message: string): void;
   abandon(conn: Connection, info: Omit<ReconnectInfo, 'attempt' | 'delay'>): void;
 }
@@ -96,7 +102,9 @@ export class FrameReader {
     const frame = decodeSessionFrame(text);
     switch (frame.type) {
       case 'durable':
-        if (conn.live || conn.catchUp.type === 'none') this.#sequence(conn, frame.item);
+        // A replaying connection delivers in `seq` order as it goes; once ready, only while live (a catch-up or
+        // a gap being filled holds frames back).
+        if (conn.live || (!conn.ready && conn.catchUp.type === 'none')) this.#sequence(conn, frame.item);
         else this.#hold(conn, frame.item);
         return;
       case 'sync':
@@ -144,7 +152,9 @@ export class FrameReader {
    * replay after `after_seq` while the log now ends before it: the log was reset, so the positions of the
    * old one mean nothing: resync.
    */
-  #sync(conn: Connection, through: number): void {
+  #sync(conn: Connection, through: number | undefined): void {
+    this.#ctx.logger.debug('sync: through_seq', through);
+    if (through === undefined) return;
     conn.through = through;
     if (conn.afterSeq !== undefined && through < conn.afterSeq) {
       this.#core.lastSeq = undefined;
@@ -154,12 +164,16 @@ export class FrameReader {
       );
       return;
     }
-    if (conn.afterSeq === undefined && conn.order.next === undefined) conn.order.next = through + 1;
+    // Live only: nothing before the connection is wanted from the socket. 1.58 answers an empty log with
+    // through_seq 0 and then streams seq 0, so `through_seq` itself may still come: the first durable
+    // envelope at or after it starts the sequence.
+    if (conn.afterSeq === undefined && conn.order.next === undefined) conn.order.floor = through;
   }
 
   /** A durable envelope: delivered in `seq` order exactly once; one ahead of a gap waits for it. */
   #sequence(conn: Connection, item: Sequenced, released = false): void {
     const place = conn.order.place(item, this.#core.lastSeq);
+    if (place !== 'due') this.#ctx.logger.debug(`durable seq ${item.seq}: ${place}`);
     if (place === 'old') return;
     if (place === 'ahead') {
       if (conn.order.ahead.size > this.#maxAhead) {
@@ -167,16 +181,7 @@ export class FrameReader {
           conn,
           `a gap in seq after ${conn.order.next! - 1} did not close within ${conn.order.ahead.size} envelopes`,
         );
-      } else if (conn.gapTimer === undefined) {
-        conn.gapTimer = setTimeout(() => {
-          conn.gapTimer = undefined;
-          if (!this.#sink.isStale(conn) && conn.order.ahead.size > 0)
-            this.#sink.resync(
-              conn,
-              `a gap in seq after ${conn.order.next! - 1} stayed open for ${GAP_TIMEOUT} ms`,
-            );
-        }, GAP_TIMEOUT);
-      }
+      } else if (conn.gapTimer === undefined) this.#armGapTimer(conn);
       return;
     }
     for (let due: Sequenced | undefined = item; due !== undefined; due = conn.order.takeDue()) {
@@ -186,6 +191,16 @@ export class FrameReader {
       clearTimeout(conn.gapTimer);
       conn.gapTimer = undefined;
     }
+  }
+
+  #armGapTimer(conn: Connection): void {
+    conn.gapTimer = setTimeout(() => {
+      conn.gapTimer = undefined;
+      if (this.#sink.isStale(conn) || conn.order.ahead.size === 0) return;
+      // Not live (a catch-up is releasing held frames): look again later.
+      if (!conn.live) this.#armGapTimer(conn);
+      else this.#sink.fillGap(conn, `seq ${conn.order.next} did not come within ${GAP_WAIT} ms`);
+    }, GAP_WAIT);
   }
 
   /** Delivers the durable event due. False when the connection ended or paused. */

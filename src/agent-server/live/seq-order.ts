@@ -9,12 +9,14 @@ export type Sequenced = Positioned & { seq: number };
  */
 export class SeqOrder {
   next: number | undefined;
+  /** Live only: `seq`s below this are from before the connection (the server's `sync.through_seq`). */
+  floor = 0;
   readonly ahead = new Map<number, Sequenced>();
 
   /** Where `item` stands: already delivered (`old`), the one `due`, or `ahead` of a gap (kept). */
   place(item: Sequenced, lastDelivered: number | undefined): 'old' | 'due' | 'ahead' {
     const seq = item.seq;
-    if (lastDelivered !== undefined && seq <= lastDelivered) return 'old';
+    if ((lastDelivered !== undefined && seq <= lastDelivered) || seq < this.floor) return 'old';
     if (this.next === undefined) this.next = seq;
     if (seq < this.next) return 'old';
     if (seq > this.next) {

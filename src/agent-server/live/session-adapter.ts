@@ -19,7 +19,7 @@ const LENIENT = { mode: 'lenient' } as const;
  */
 export type SessionFrame =
   | { type: 'durable'; item: Positioned & { seq: number } }
-  | { type: 'sync'; through: number }
+  | { type: 'sync'; through: number | undefined }
   | { type: 'snapshot'; event: KnownEventMap['ConversationStateUpdateEvent']; timestamp: string | undefined }
   | { type: 'state'; event: KnownEventMap['ConversationStateUpdateEvent']; timestamp: string | undefined }
   | { type: 'transient'; item: Positioned }
@@ -60,7 +60,8 @@ export function decodeSessionFrame(text: string | undefined): SessionFrame {
       return decodeTransient(envelope.event, bytes);
     case 'sync': {
       const through = envelope.through_seq;
-      if (through === undefined) return { type: 'ignored', envelopeType: 'sync' };
+      // Omitted by the server when its log is empty.
+      if (through === undefined || through === null) return { type: 'sync', through: undefined };
       if (through !== -1 && !validSeq(through))
         return { type: 'bad-position', detail: `sync envelope with through_seq ${describe(through)}` };
       return { type: 'sync', through };

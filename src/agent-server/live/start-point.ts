@@ -59,10 +59,20 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
   }
   if (ledger.delivered) {
     // No floor: what was delivered is dropped by id, and nothing new is dropped by its timestamp. The read
-    // starts at the oldest remembered event when the server's clock went back (DeliveryLedger.catchUpSince).
-    const point = rest(ledger.catchUpSince(), undefined);
-    return { ...point, resend: protocol === 'events' ? ledger.position()?.timestamp : undefined };
+    // starts at the oldest remembered event when the server's clock went back (DeliveryLedger.catchUpSince),
+    // or earlier: at the server's time of the last contact (a clock set back during the outage).
+    return {
+      catchUp: { type: 'contact', since: ledger.catchUpSince(), delivered: true },
+      floor: undefined,
+      resend: protocol === 'events' ? ledger.position()?.timestamp : undefined,
+      afterSeq: undefined,
+    };
   }
   if (wantsHistory) return rest(afterPosition?.timestamp, afterPosition);
-  return { catchUp: { type: 'subscribe-time' }, floor: undefined, resend: undefined, afterSeq: undefined };
+  return {
+    catchUp: { type: 'contact', since: undefined, delivered: false },
+    floor: undefined,
+    resend: undefined,
+    afterSeq: undefined,
+  };
 }

@@ -177,6 +177,7 @@ describe('an idle subscription', () => {
       serverVersion: () => never,
       sessionApiKey: async () => undefined,
       backfill: async function* () {},
+      newestTimestamp: () => never,
       probe: () => never,
       readState: () => never,
     };

@@ -166,16 +166,18 @@ export class ConnectionFlow implements FrameSink {
         const measure = this.#settings.maxBufferedBytes !== Number.POSITIVE_INFINITY;
         for await (const page of this.#ctx.backfill(since, conn.abort.signal, measure)) {
           if (this.#host.isStale(conn)) return;
-          // Without a resend the socket's frames are live only, in the server's order: an event it holds back
-          // comes in that order, after the ones only REST has (persisted before the socket subscribed), so the
-          // order holds even where timestamps are missing. A resend interleaves with live frames: REST's
-          // order wins then (the held duplicates are dropped by id).
+          // Without a resend the socket's frames are live only, in the server's order. REST fills in what came
+          // before them: its events up to the first one the socket holds back; from there on the socket's own
+          // order (an event REST has beyond that point comes on the socket too, or a seq gap reads it later).
+          // A resend interleaves with live frames: REST's order wins then (the held duplicates are dropped).
           const held =
             conn.held.length === 0 || conn.resend !== undefined
               ? undefined
               : new Set(conn.held.map((item) => item.id));
-          const items = held === undefined ? page.items : page.items.filter((item) => !held.has(item.id));
+          const stop = held === undefined ? -1 : page.items.findIndex((item) => held.has(item.id));
+          const items = stop === -1 ? page.items : page.items.slice(0, stop);
           if (!(await this.#deliverAll(conn, items))) return;
+          if (stop !== -1) break;
         }
       } catch (error) {
         if (!this.#host.isStale(conn)) this.#host.abandon(conn, { reason: 'sync-failed', error });

@@ -36,6 +36,8 @@ export interface Connection {
   heldBytes: number;
   /** Reading paused (`ws`'s `pause()`) while a slow consumer or a long catch-up holds frames back. */
   paused: boolean;
+  /** The socket refused a frame over `maxFrameBytes` (`ws`'s `maxPayload`). */
+  frameTooLarge: boolean;
   catchUp: CatchUp;
   /** Where this connection resumes from (catch-up events older than it are not wanted). */
   floor: ResumePosition | undefined;
@@ -82,6 +84,7 @@ export function newConnection(
     held: [],
     heldBytes: 0,
     paused: false,
+    frameTooLarge: false,
     ...start,
     order: new SeqOrder(),
     through: undefined,

@@ -1,4 +1,9 @@
-import { APIUserAbortError, isRequestValidationError } from '../../core/errors.js';
+import {
+  APIConnectionError,
+  APIUserAbortError,
+  isAPIConnectionError,
+  isRequestValidationError,
+} from '../../core/errors.js';
 import { redactText, redactUrl } from '../../core/redact.js';
 import type { ConversationStateMirror } from '../../models/index.js';
 import { isAgentServerVersionError, SubscriptionError, SubscriptionFrameTooLargeError } from '../errors.js';
@@ -8,6 +13,7 @@ import {
   classifyClose,
   classifyProbeFailure,
   gaveUp,
+  MESSAGE_TOO_BIG,
   RefusalCounter,
   type Retry,
 } from './close-classifier.js';
@@ -55,6 +61,8 @@ export class Connector {
   #connections = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #resync = false;
+  /** The last "no answer at all" the host gave (refused, DNS, TLS), to name when the budget runs out. */
+  #lastUnreachable: unknown;
   readonly #refusals = new RefusalCounter();
   #endError: Error | undefined;
   readonly #readyWaiters = new ReadyWaiters();
@@ -128,8 +136,14 @@ export class Connector {
       version = await this.#ctx.serverVersion(signal, this.#policy.attempt > 0);
       this.#policy.answered();
       key = await this.#ctx.sessionApiKey();
-    } catch (error) {
+    } catch (caught) {
       if (this.#ended()) return;
+      // The first-connection budget ran out mid-request: the cause is the last one the host gave, if any.
+      const error = attempt.signal.aborted
+        ? (this.#lastUnreachable ??
+          new APIConnectionError('The server did not answer in time', { reason: 'timeout', cause: caught }))
+        : caught;
+      if (isAPIConnectionError(error)) this.#lastUnreachable = error;
       if (isAgentServerVersionError(error) || isRequestValidationError(error))
         this.#finish('error', error as Error);
       else this.#retryAfter({ reason: 'error', error }, true);
@@ -246,8 +260,12 @@ export class Connector {
     socket.addEventListener('close', (event: CloseEventLike) =>
       this.#onClose(conn, event.code, event.reason),
     );
-    // A failure is always followed by `close`, which decides; the listener keeps `ws` from throwing.
-    socket.addEventListener('error', () => undefined);
+    // A failure is always followed by `close`, which decides; the listener keeps `ws` from throwing. `ws`
+    // reports a frame over its `maxPayload` only here (the close that follows is a plain 1006).
+    socket.addEventListener('error', (event: { message?: unknown; error?: { message?: unknown } }) => {
+      if (/max payload/i.test(String(event?.message ?? event?.error?.message ?? '')))
+        conn.frameTooLarge = true;
+    });
   }
 
   #onOpen(conn: Connection, key: string | undefined): void {
@@ -331,7 +349,12 @@ export class Connector {
     // A close reason is server text, shown in errors and reports: it may echo a credential.
     const reason = redactText(rawReason, this.#ctx.secrets());
     dropConnection(conn);
-    const decision = classifyClose(code, reason, conn.opened, this.#settings.maxFrameBytes);
+    const decision = classifyClose(
+      conn.frameTooLarge ? MESSAGE_TOO_BIG : code,
+      reason,
+      conn.opened,
+      this.#settings.maxFrameBytes,
+    );
     if (decision.type === 'probe') void this.#probe(conn, code, reason);
     else this.#decide(conn, decision);
   }

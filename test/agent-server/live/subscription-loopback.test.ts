@@ -102,7 +102,10 @@ describe.each([
     sub.close();
     await consumer;
 
-    (await import('node:fs')).writeFileSync(`/tmp/trace-${version}`, `${sub.phase} ${received.length}\n${trace.join('\n')}`);
+    (await import('node:fs')).writeFileSync(
+      `/tmp/trace-${version}`,
+      `${sub.phase} ${received.length}\n${trace.join('\n')}`,
+    );
     expect(published).toBeGreaterThan(300);
     expect(liveKills).toBeGreaterThan(0);
     expect(reconnects).toBeGreaterThanOrEqual(liveKills);

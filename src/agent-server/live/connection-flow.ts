@@ -40,9 +40,9 @@ export class ConnectionFlow implements FrameSink {
   readonly #policy: ReconnectPolicy;
   readonly #reader: FrameReader;
   /**
-   * `performance.now()` of the last contact with the server: `subscribe()` returning, then each delivery of a
-   * new event. A connection that catches up by `contact` reads from the server's time of that instant at the
-   * latest (and from where delivery stands, if earlier).
+   * `performance.now()` of the last contact with the server: `subscribe()` returning, then the end of each
+   * connection that delivered new events. A connection that catches up by `contact` reads from the server's
+   * time of that instant at the latest (and from where delivery stands, if earlier).
    */
   lastContact = performance.now();
   #deliveredAtContact = 0;
@@ -265,16 +265,23 @@ export class ConnectionFlow implements FrameSink {
     return !this.#host.isStale(conn) && !conn.paused;
   }
 
-  /** After each delivery: progress ends the outage (once per connection) and is the last contact. */
+  /** After each delivery: progress ends the outage, once per connection. */
   #noteProgress(conn: Connection): void {
+    if (!conn.progressed && this.#core.delivered > conn.deliveredAtStart) {
+      conn.progressed = true;
+      this.#policy.progress();
+    }
+  }
+
+  /**
+   * A connection ended: if it delivered anything since the last contact, the server was in contact until
+   * now (the time is taken here, not for every event of the stream).
+   */
+  connectionEnded(): void {
     const delivered = this.#core.delivered;
     if (delivered === this.#deliveredAtContact) return;
     this.#deliveredAtContact = delivered;
     this.lastContact = performance.now();
-    if (!conn.progressed && delivered > conn.deliveredAtStart) {
-      conn.progressed = true;
-      this.#policy.progress();
-    }
   }
 
   #onOverflow(conn: Connection): void {

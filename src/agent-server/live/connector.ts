@@ -319,6 +319,7 @@ export class Connector {
 
   /** A socket that cannot pause: close it; once the loop has caught up, reconnect and resume by position. */
   pauseByReconnect(conn: Connection): void {
+    this.#flow.connectionEnded();
     dropConnection(conn);
     this.#conn = undefined;
     this.phase = 'paused';
@@ -348,6 +349,7 @@ export class Connector {
     if (this.isStale(conn)) return;
     // A close reason is server text, shown in errors and reports: it may echo a credential.
     const reason = redactText(rawReason, this.#ctx.secrets());
+    this.#flow.connectionEnded();
     dropConnection(conn);
     const decision = classifyClose(
       conn.frameTooLarge ? MESSAGE_TOO_BIG : code,
@@ -388,6 +390,7 @@ export class Connector {
   /** Drops a connection on purpose (the server did not close it) and tries again. */
   abandon(conn: Connection, info: Retry): void {
     if (this.isStale(conn)) return;
+    this.#flow.connectionEnded();
     dropConnection(conn);
     this.#retry(conn, info, false);
   }

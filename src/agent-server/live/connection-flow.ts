@@ -256,8 +256,8 @@ export class ConnectionFlow implements FrameSink {
   }
 
   /** Delivers a live item; pauses when a loop's buffer is full. False when the connection ended or paused. */
-  deliverLive(conn: Connection, item: Positioned): boolean {
-    const full = this.#core.deliver(item.event, item.id, item.timestamp, item.bytes);
+  deliverLive(conn: Connection, item: Positioned, sequenced = false): boolean {
+    const full = this.#core.deliver(item.event, item.id, item.timestamp, item.bytes, true, sequenced);
     this.#noteProgress(conn);
     // Checked again after the listeners ran: one of them may have closed the subscription.
     if (!full || this.#host.isStale(conn) || !this.#core.overflowing()) return !this.#host.isStale(conn);

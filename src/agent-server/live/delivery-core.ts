@@ -81,8 +81,21 @@ export class DeliveryCore {
    * full. `id`, `position` (its position timestamp) and `bytes` are as the server sent it. Runs for every
    * event: no allocation, no emit to a name nobody listens to.
    */
-  deliver(event: Event, id: string, position: string | undefined, bytes: number, applyFloor = true): boolean {
-    if (!this.ledger.admit(id, position, applyFloor)) return false;
+  deliver(
+    event: Event,
+    id: string,
+    position: string | undefined,
+    bytes: number,
+    applyFloor = true,
+    sequenced = false,
+  ): boolean {
+    // A durable event whose `seq` was checked: while every delivery came that way the ids are only written
+    // down (DeliveryLedger.admitSequenced), which keeps a long session stream's memory flat.
+    const ledger = this.ledger;
+    if (
+      !(sequenced ? ledger.admitSequenced(id, position, applyFloor) : ledger.admit(id, position, applyFloor))
+    )
+      return false;
     this.delivered += 1;
     const queues = this.#queues;
     const max = this.#settings.maxBuffered;

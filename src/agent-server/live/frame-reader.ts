@@ -28,7 +28,7 @@ export interface FrameSink {
   becomeReady(conn: Connection, timestamp: string | undefined): void;
   hold(conn: Connection, item: Positioned): void;
   /** False when the connection ended or paused. */
-  deliverLive(conn: Connection, item: Positioned): boolean;
+  deliverLive(conn: Connection, item: Positioned, sequenced?: boolean): boolean;
   resync(conn: Connection, detail: string): void;
   /** Reads the events missing before the ones held ahead of a gap over REST, on the same connection. */
   fillGap(conn: Connection, detail: string): void;
@@ -208,13 +208,15 @@ export class FrameReader {
     conn.order.next = item.seq + 1;
     this.#core.lastSeq = item.seq;
     const before = this.#core.delivered;
-    const going = this.#sink.deliverLive(conn, item);
+    const going = this.#sink.deliverLive(conn, item, true);
     // A fresh `seq` with an id already delivered: the log holds each event once, so the id was reused. Not
     // delivered twice; said. (Events a REST catch-up delivered come again when the held frames are released.)
+    // Ids are looked up once the ledger has its index (any REST catch-up builds it); before, `seq` decides.
     if (
       this.#core.delivered === before &&
       !released &&
       conn.catchUp.type === 'none' &&
+      this.#core.ledger.indexed &&
       this.#core.ledger.isOld(item.id, undefined, false)
     )
       this.#sink.reportProtocolError(

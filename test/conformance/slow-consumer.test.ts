@@ -162,7 +162,7 @@ describe.skipIf(!sessionSocket)(`slow consumer on the real agent server ${versio
       // The server's close, as the app sees it.
       expect(server.log()).toMatch(/session_socket_slow_consumer|reason=slow_consumer/);
       expect(reconnects).toContainEqual(
-        expect.objectContaining({ reason: 'overloaded', closeCode: 1013, closeReason: 'slow_consumer' }),
+        expect.objectContaining({ reason: 'slow-consumer', closeCode: 1013, closeReason: 'slow_consumer' }),
       );
       // The next connection resumed from a delivered `seq` (not the whole history again, not live only).
       const resumedFrom = [...server.log().matchAll(/after_seq=(-?\d+)/g)].map((match) => Number(match[1]));

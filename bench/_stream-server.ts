@@ -74,6 +74,11 @@ const http = createServer((request, response) => {
         version: session ? '1.58.0' : '1.25.0',
       }),
     );
+  } else if (/^\/api\/conversations\/[^/]+\/events\/search/.test(request.url ?? '')) {
+    // A live-only subscription's REST catch-up (docs/events-and-streaming.md): nothing was persisted before
+    // the frames the bench publishes, as on a real server whose conversation has just started.
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end('{"items":[],"next_page_id":null}');
   } else {
     response.writeHead(404).end();
   }

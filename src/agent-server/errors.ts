@@ -176,6 +176,34 @@ export class SubscriptionEndpointNotFoundError extends SubscriptionError {
 }
 brandErrorClass(SubscriptionEndpointNotFoundError, 'SubscriptionEndpointNotFoundError');
 
+/**
+ * `subscribe()` cannot work as configured, thrown by `subscribe()` itself before anything is sent: this runtime
+ * has no built-in `WebSocket` (Node 20) and none was passed as the `WebSocket` option (e.g. the `ws` package).
+ */
+export class SubscriptionConfigurationError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_CONFIGURATION';
+}
+brandErrorClass(SubscriptionConfigurationError, 'SubscriptionConfigurationError');
+
+/**
+ * The server sent a position the subscription cannot trust (a log reset, a `seq` that is not an integer or out
+ * of range, a snapshot of another conversation, an event id reused with new content). Reported on the `error`
+ * channel and logged; the subscription resyncs (a REST catch-up by ids) and goes on.
+ */
+export class SubscriptionProtocolError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_PROTOCOL_VIOLATION';
+}
+brandErrorClass(SubscriptionProtocolError, 'SubscriptionProtocolError');
+
+/**
+ * A single frame was larger than `maxFrameBytes` (compressed frames count by their decompressed size), or the
+ * server refused to send one (close 1013 `frame_too_large`, 1009). Fatal: the event cannot be streamed.
+ */
+export class SubscriptionFrameTooLargeError extends SubscriptionError {
+  override readonly code = 'SUBSCRIPTION_FRAME_TOO_LARGE';
+}
+brandErrorClass(SubscriptionFrameTooLargeError, 'SubscriptionFrameTooLargeError');
+
 /** `waitUntil` ran out of time before the conversation reached one of the awaited statuses. */
 export class WaitTimeoutError extends AgentPlatformError {
   override readonly code = 'WAIT_TIMEOUT';
@@ -235,3 +263,11 @@ export class NotAnAgentServerError extends AgentPlatformError {
 brandErrorClass(NotAnAgentServerError, 'NotAnAgentServerError');
 
 export const isNotAnAgentServerError = errorGuard<NotAnAgentServerError>('NotAnAgentServerError');
+
+export const isSubscriptionConfigurationError = errorGuard<SubscriptionConfigurationError>(
+  'SubscriptionConfigurationError',
+);
+export const isSubscriptionProtocolError = errorGuard<SubscriptionProtocolError>('SubscriptionProtocolError');
+export const isSubscriptionFrameTooLargeError = errorGuard<SubscriptionFrameTooLargeError>(
+  'SubscriptionFrameTooLargeError',
+);

@@ -17,12 +17,14 @@ import {
   eventSearchToQuery,
 } from './event-query.js';
 import { invalid } from './invalid.js';
+import type { Positioned } from './live/positioned.js';
+import { catchUpPageDecoder } from './live/rest-catch-up.js';
+import { Subscription } from './live/subscription.js';
+import type { SubscribeOptions } from './live/types.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import { eventNotFound, isUnknownEventIdBody } from './not-found.js';
 import { type AgentServerClientOptions, agentServerClientSetup, sharedServerInfo } from './options.js';
 import { decodeServerInfo, type ServerInfo, ServerInfoCache } from './server-info.js';
-import { Subscription } from './subscription.js';
-import type { SubscribeOptions } from './subscription-types.js';
 import { type AgentServerFeature, assertFeatureSupported } from './version-gate.js';
 
 /** `POST /events/respond_to_confirmation` (OpenAPI ConfirmationResponseRequest). */
@@ -199,12 +201,30 @@ export class EventsClient extends BaseClient {
           this.#secrets.add(key);
           return key || undefined;
         },
-        backfill: (since, signal) =>
-          this.#search(
-            conversationId,
-            { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100 },
-            { signal },
-          ).pages(),
+        backfill: (since, signal, measure) => {
+          const decode = catchUpPageDecoder(measure);
+          return new PagedIterable<Positioned>(
+            (pageId) =>
+              this.transport.request({
+                method: 'GET',
+                path: encodePath('api', 'conversations', conversationId, 'events', 'search'),
+                query: { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100, page_id: pageId },
+                signal,
+                decode,
+              }),
+            { idOf: (item) => item.id },
+          ).pages();
+        },
+        newestTimestamp: async (signal) => {
+          const page = await this.transport.request({
+            method: 'GET',
+            path: encodePath('api', 'conversations', conversationId, 'events', 'search'),
+            query: { sort_order: 'TIMESTAMP_DESC', limit: 1 },
+            signal,
+            decode: catchUpPageDecoder(false),
+          });
+          return page.items[0]?.timestamp;
+        },
         probe: async (signal) => {
           try {
             await this.transport.request({

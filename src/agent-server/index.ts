@@ -41,7 +41,6 @@ export {
   type SavedAgentStart,
   type StartConversationRequest,
 } from './conversations-client.js';
-export type { ResumePosition } from './delivery-ledger.js';
 export {
   AGENT_SERVER_VERSION_TOO_OLD,
   AgentServerVersionError,
@@ -52,33 +51,38 @@ export {
   isConversationEventError,
   isNotAnAgentServerError,
   isSubscriptionAuthenticationError,
+  isSubscriptionConfigurationError,
   isSubscriptionConnectionError,
   isSubscriptionCredentialBindingError,
   isSubscriptionEndpointNotFoundError,
   isSubscriptionError,
+  isSubscriptionFrameTooLargeError,
   isSubscriptionNotFoundError,
   isSubscriptionOverflowError,
+  isSubscriptionProtocolError,
   isSubscriptionServerError,
   isWaitTimeoutError,
   NotAnAgentServerError,
   SubscriptionAuthenticationError,
+  SubscriptionConfigurationError,
   SubscriptionConnectionError,
   SubscriptionCredentialBindingError,
   SubscriptionEndpointNotFoundError,
   SubscriptionError,
   type SubscriptionErrorInit,
+  SubscriptionFrameTooLargeError,
   SubscriptionNotFoundError,
   SubscriptionOverflowError,
+  SubscriptionProtocolError,
   SubscriptionServerError,
   WaitTimeoutError,
 } from './errors.js';
 export type { EventFilter, EventSearchQuery, EventSortOrder } from './event-query.js';
 export { type ConfirmationResponse, EventsClient } from './events-client.js';
-export type { ImageContentInput, MessageInput, MessageRole, TextContentInput } from './message-input.js';
-export type { AgentServerClientOptions } from './options.js';
-export type { ReconnectOptions } from './reconnect.js';
-export type { ServerInfo } from './server-info.js';
-export { Subscription } from './subscription.js';
+export type { ResumePosition } from './live/delivery-ledger.js';
+export type { ReconnectOptions } from './live/reconnect-policy.js';
+export type { WebSocketAuthMode } from './live/socket-auth.js';
+export { Subscription } from './live/subscription.js';
 export type {
   CloseInfo,
   OpenInfo,
@@ -88,7 +92,11 @@ export type {
   SubscribeOptions,
   SubscriptionEventMap,
   SubscriptionPhase,
-} from './subscription-types.js';
+} from './live/types.js';
+export type { WebSocketConstructor, WebSocketLike } from './live/web-socket.js';
+export type { ImageContentInput, MessageInput, MessageRole, TextContentInput } from './message-input.js';
+export type { AgentServerClientOptions } from './options.js';
+export type { ServerInfo } from './server-info.js';
 export {
   AGENT_SERVER_FEATURES,
   type AgentServerFeature,
@@ -98,5 +106,3 @@ export {
   supportsFeature,
 } from './version-gate.js';
 export type { WaitUntilOptions } from './wait-until.js';
-export type { WebSocketConstructor, WebSocketLike } from './web-socket.js';
-export type { WebSocketAuthMode } from './ws-auth.js';

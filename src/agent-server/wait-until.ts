@@ -6,8 +6,8 @@ import {
   isSubscriptionNotFoundError,
   WaitTimeoutError,
 } from './errors.js';
-import type { Subscription } from './subscription.js';
-import type { SubscribeOptions } from './subscription-types.js';
+import type { Subscription } from './live/subscription.js';
+import type { SubscribeOptions } from './live/types.js';
 
 export interface WaitUntilOptions {
   signal?: AbortSignal;

@@ -68,6 +68,8 @@ export async function followCommand(args: ParsedArgs, terminal: Terminal): Promi
     view?.status(String(state.execution_status));
     queueMicrotask(endIfOver);
   });
+  // A finished conversation sends nothing more: the catch-up after `ready` ends in `open` (phase live) alone.
+  subscription.on('open', () => queueMicrotask(endIfOver));
   void terminal.interrupted.then(() => {
     stopped = true;
     subscription.close();

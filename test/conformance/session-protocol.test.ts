@@ -3,13 +3,13 @@
 // mid-run (every persisted event exactly once and in the server's log order), and streamed output (deltas
 // of the latest attempt, concatenated, equal the final message).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { supportsFeature } from '../../src/agent-server/index.js';
 import {
   AGENT_SERVER_FEATURES,
   ConversationsClient,
   type Event,
   EventsClient,
   type StreamDelta,
-  supportsFeature,
 } from '../../src/index.js';
 import { requirePeer, versionsUnderTest } from '../peers/peers.js';
 import { persistedLogOrder, type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
@@ -41,6 +41,74 @@ for (const { version } of versionsUnderTest('agent-server')) {
       await server?.close();
       await llm?.close();
     });
+
+    // The docs' pattern (docs/events-and-streaming.md, "What a subscription delivers"): subscribe live-only,
+    // then send with run: true at once, without waiting for anything. Every event persisted after subscribe()
+    // returned must arrive, in every run, on both sockets; compared with the REST history.
+    it.each(protocols.flatMap((protocol) => [1, 2, 3].map((run) => [protocol, run] as const)))(
+      '%s: subscribe-then-send delivers every event of the run (run %i)',
+      async (protocol) => {
+        llm.script([{ toolCalls: [terminal('echo subscribe-then-send')] }, { toolCalls: [finish('done')] }]);
+        const body = startBody(server, llm);
+        const info = await conversations.create({ agent: body.agent, workspace: body.workspace });
+        const before = new Set<string>();
+        for await (const event of events.search(info.id)) before.add(String(event.id));
+        const subscribedAt = new Date().toISOString();
+        const lines: string[] = [];
+        const traced = new EventsClient({
+          baseUrl: server.url,
+          sessionApiKey: server.sessionApiKey,
+          logLevel: 'debug',
+          logger: {
+            debug: (line: string, meta?: unknown) => lines.push(`debug ${line} ${meta ?? ''}`),
+            info: (line: string) => lines.push(`info ${line}`),
+            warn: (line: string) => lines.push(`warn ${line}`),
+            error: (line: string) => lines.push(`error ${line}`),
+          },
+          fetch: async (input, init) => {
+            lines.push(`fetch ${String(input instanceof Request ? input.url : input)}`);
+            return fetch(input, init);
+          },
+        });
+        const live = traced.subscribe(info.id, { protocol });
+        live.on('reconnecting', (r) => lines.push(`reconnecting ${r.reason} ${String(r.error)}`));
+        live.on('open', () => lines.push('open'));
+        live.on('state', (state) => lines.push(`state ${JSON.stringify(state).slice(0, 80)}`));
+        await events.send(info.id, { role: 'user', content: [{ type: 'text', text: 'go' }], run: true });
+        const received: Event[] = [];
+        const timeout = setTimeout(() => live.close(), 60_000);
+        for await (const event of live) {
+          received.push(event);
+          const observation = (event as { observation?: { kind?: string } }).observation;
+          if (event.kind === 'ObservationEvent' && observation?.kind === 'FinishObservation') break;
+        }
+        clearTimeout(timeout);
+        const lastId = String(received.at(-1)?.id);
+        let logOrder = persistedLogOrder(server, info.id);
+        for (let i = 0; i < 50 && !logOrder.includes(lastId); i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          logOrder = persistedLogOrder(server, info.id);
+        }
+        const expected = logOrder.slice(0, logOrder.indexOf(lastId) + 1).filter((id) => !before.has(id));
+        const history = new Map<string, Event>();
+        for await (const event of events.search(info.id)) history.set(String(event.id), event);
+        const delivered = received.map((event) => String(event.id)).filter((id) => history.has(id));
+        expect(new Set(delivered).size).toBe(delivered.length);
+        // At least everything persisted after subscribe() returned, the run's SystemPromptEvent included.
+        const missed = expected.filter((id) => !delivered.includes(id));
+        const describe = (id: string) => {
+          const event = history.get(id) as { kind?: string; timestamp?: string; key?: string } | undefined;
+          return `${id} ${event?.kind} ${event?.key ?? ''} ${event?.timestamp}`;
+        };
+        expect(
+          missed.map(describe),
+          `subscribed at ${subscribedAt}; log: ${logOrder.map(describe).join(' | ')}; ${lines.join('\n')}; delivered: ${received.map((e) => `${e.kind}@${e.timestamp}`).join(', ')}`,
+        ).toEqual([]);
+        expect(received.some((event) => event.kind === 'SystemPromptEvent')).toBe(true);
+        if (protocol === 'session') expect(delivered.filter((id) => expected.includes(id))).toEqual(expected);
+      },
+      120_000,
+    );
 
     it.each(protocols)(
       '%s: killed and restarted mid-run, every persisted event once, in log order',

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as WsClient } from 'ws';
+import { supportsFeature } from '../../src/agent-server/index.js';
 import {
   AGENT_SERVER_FEATURES,
   ConversationsClient,
   type Event,
   EventsClient,
   type ReconnectInfo,
-  supportsFeature,
 } from '../../src/index.js';
 import { newestVersion, requirePeer } from '../peers/peers.js';
 import { persistedLogOrder, type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
@@ -162,7 +162,7 @@ describe.skipIf(!sessionSocket)(`slow consumer on the real agent server ${versio
       // The server's close, as the app sees it.
       expect(server.log()).toMatch(/session_socket_slow_consumer|reason=slow_consumer/);
       expect(reconnects).toContainEqual(
-        expect.objectContaining({ reason: 'overloaded', closeCode: 1013, closeReason: 'slow_consumer' }),
+        expect.objectContaining({ reason: 'slow-consumer', closeCode: 1013, closeReason: 'slow_consumer' }),
       );
       // The next connection resumed from a delivered `seq` (not the whole history again, not live only).
       const resumedFrom = [...server.log().matchAll(/after_seq=(-?\d+)/g)].map((match) => Number(match[1]));

@@ -69,7 +69,10 @@ describe('buffers bounded by bytes', () => {
       await sleep(10); // slower than the server
     }
     expect(ids).toEqual(Array.from({ length: 12 }, (_, n) => `event-${n}`));
-    expect(reasons).toContain('slow-consumer');
+    // The built-in WebSocket cannot pause reading: the connection is dropped and resumed by position, either
+    // for the slow loop or for the frames held back while the first connection caught up over REST.
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const reason of reasons) expect(['slow-consumer', 'sync-overflow']).toContain(reason);
     expect(most).toBeLessThan(MiB + 400_000);
   }, 10_000);
 

@@ -50,6 +50,52 @@ describe('legacy socket: order and duplicates by the server, not by timestamps',
     expect(events.map((event) => event.id)).toEqual(Array.from({ length: 25 }, (_, n) => `event-${n}`));
   }, 10_000);
 
+  // Issue 24, item 5: the events published while the socket was down are stamped an hour before the ones
+  // delivered (the server's clock was set back meanwhile). The socket's resend (`since` the last position)
+  // leaves them out; the REST catch-up reads from the server's time of the last contact, not from the last
+  // timestamp delivered: 0 lost, 0 twice.
+  it.each([
+    ['1.20.0', 'resend_mode=since'],
+    ['1.11.4', 'resend_all'],
+  ])(
+    '%s (%s): a clock set back an hour during an outage loses nothing',
+    async (version) => {
+      const server = await legacyServer((socket, connection, state) => {
+        if (connection === 1) {
+          socket.send(fullState(at(12, 0)));
+          for (let n = 0; n < 200; n += 1) {
+            const event = message(n, at(12, n + 1));
+            state.log.push(event);
+            socket.send(JSON.stringify(event));
+          }
+          setTimeout(() => socket.close(1011, 'restart'), 20);
+          return;
+        }
+        if (connection === 2) {
+          // Persisted while no socket was up, stamped by the clock set back an hour.
+          for (let n = 200; n < 400; n += 1) state.log.push(message(n, at(11, n)));
+        }
+        // The snapshot tells the server's time now (the new clock).
+        socket.send(fullState(at(11, 400)));
+        // What the client asked to be resent: resend_all, the whole log; resend_mode=since, what is stamped at
+        // or after the last position (hour 12): nothing of the outage.
+        const query = state.handshakes.at(-1);
+        const since = query?.get('resend_mode') === 'since' ? query.get('after_timestamp') : null;
+        for (const event of state.log) {
+          if (query?.get('resend_all') === 'true' || (since !== null && String(event.timestamp) >= since))
+            socket.send(JSON.stringify(event));
+        }
+      }, version);
+      const sub = clientFor(server).subscribe(ID, { reconnect: fast });
+      const events = await take(sub, 400);
+      expect(events.map((event) => event.id)).toEqual(Array.from({ length: 400 }, (_, n) => `event-${n}`));
+      // Nothing more: no event twice.
+      expect(sub.buffered).toBe(0);
+      sub.close();
+    },
+    10_000,
+  );
+
   it('frames stamped in the far future, not ISO, or not at all do not poison the resume position', async () => {
     const server = await legacyServer((socket, connection, state) => {
       socket.send(fullState());

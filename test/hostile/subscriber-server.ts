@@ -82,10 +82,18 @@ export async function legacyServer(onSocket: OnSocket, version = '1.25.0'): Prom
       const items = state.log.filter(
         (event) => since === null || (typeof event.timestamp === 'string' && event.timestamp >= since),
       );
-      const start = Number(url.searchParams.get('page_id') ?? 0);
+      // As the real server: the page id is the id of the page's first event.
+      const pageId = url.searchParams.get('page_id');
+      const start =
+        pageId === null
+          ? 0
+          : Math.max(
+              0,
+              items.findIndex((event) => event.id === pageId),
+            );
       const limit = Number(url.searchParams.get('limit') ?? 100);
       const page = items.slice(start, start + limit);
-      const next = start + limit < items.length ? String(start + limit) : null;
+      const next = start + limit < items.length ? String(items[start + limit]?.id) : null;
       return json(response, 200, { items: page, next_page_id: next });
     }
     json(response, 404, { detail: 'Not Found' });

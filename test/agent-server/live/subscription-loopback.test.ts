@@ -4,10 +4,10 @@ import {
   isSubscriptionAuthenticationError,
   isSubscriptionNotFoundError,
   type SubscriptionError,
-} from '../../src/agent-server/index.js';
-import { isAPIUserAbortError, isAuthenticationError } from '../../src/core/errors.js';
-import { type AgentServerLoopback, serveAgentServer } from '../../src/testing.js';
-import { sleep, until } from './simulated.js';
+} from '../../../src/agent-server/index.js';
+import { isAPIUserAbortError, isAuthenticationError } from '../../../src/core/errors.js';
+import { type AgentServerLoopback, serveAgentServer } from '../../../src/testing.js';
+import { sleep, until } from '../simulated.js';
 
 // A real `ws` server on loopback (src/testing/agent-server/loopback.ts) and Node's built-in WebSocket client.
 const KEY = 'loopback-session-key-77';
@@ -60,9 +60,15 @@ describe.each([
       reconnect: { initialDelay: 5, maxDelay: 40 },
     });
     let reconnects = 0;
-    sub.on('reconnecting', () => {
+    const trace: string[] = [];
+    sub.on('reconnecting', (r) => {
       reconnects += 1;
+      trace.push(`reconnecting ${r.reason} ${r.attempt} ${String(r.error)}`);
     });
+    sub.on('open', () => trace.push(`open ${received.length}`));
+    sub.on('error', (e) => trace.push(`error ${e.message}`));
+    sub.on('close', (c) => trace.push(`close ${c.reason} ${c.error?.message}`));
+    (globalThis as { __trace?: string[] }).__trace = trace;
     const protocols = new Set<string>();
     sub.on('open', (info) => protocols.add(info.protocol));
     const received: string[] = [];
@@ -96,6 +102,10 @@ describe.each([
     sub.close();
     await consumer;
 
+    (await import('node:fs')).writeFileSync(
+      `/tmp/trace-${version}`,
+      `${sub.phase} ${received.length}\n${trace.join('\n')}`,
+    );
     expect(published).toBeGreaterThan(300);
     expect(liveKills).toBeGreaterThan(0);
     expect(reconnects).toBeGreaterThanOrEqual(liveKills);

@@ -3,7 +3,7 @@ import {
   assertFeatureSupported,
   parseAgentServerVersion,
   supportsFeature,
-} from './version-gate.js';
+} from '../version-gate.js';
 
 /**
  * How the subscriber authenticates the socket:

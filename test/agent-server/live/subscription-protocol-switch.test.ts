@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventsClient } from '../../src/agent-server/index.js';
-import { type AgentServerLoopback, AgentServerStore, serveAgentServer } from '../../src/testing.js';
-import { sleep, until } from './simulated.js';
+import { EventsClient } from '../../../src/agent-server/index.js';
+import { type AgentServerLoopback, AgentServerStore, serveAgentServer } from '../../../src/testing.js';
+import { sleep, until } from '../simulated.js';
 
 // A server upgraded and rolled back while a subscription runs (same port, same persisted log): the subscription
 // moves between `/sockets/session` (seq) and `/sockets/events` (ids) and still delivers every event once, in

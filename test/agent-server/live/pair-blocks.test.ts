@@ -6,8 +6,8 @@
  */
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeliveryLedger } from '../../src/agent-server/delivery-ledger.js';
-import { PairBlocks } from '../../src/agent-server/pair-blocks.js';
+import { DeliveryLedger } from '../../../src/agent-server/live/delivery-ledger.js';
+import { PairBlocks } from '../../../src/agent-server/live/pair-blocks.js';
 
 describe('PairBlocks', () => {
   it('reads back the last window of pairs, slot by slot, whatever the window and the number written', () => {

@@ -121,6 +121,11 @@ export class DeliveryLedger {
     return this.#blocks === undefined ? this.#ring.length : this.#blocks.capacity;
   }
 
+  /** True once ids are looked up (the index was built: see the class comment). */
+  get indexed(): boolean {
+    return this.#index !== undefined;
+  }
+
   /** True once any event was recorded. */
   get delivered(): boolean {
     return this.#next > 0 || this.#markTimestamp !== undefined;

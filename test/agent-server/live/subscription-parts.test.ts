@@ -1,9 +1,9 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeliveryLedger } from '../../src/agent-server/delivery-ledger.js';
-import { EventQueue } from '../../src/agent-server/event-buffer.js';
-import { backoffDelay, RECONNECT_DEFAULTS } from '../../src/agent-server/reconnect.js';
-import { eventsSocketUrl, resendQuery, resolveAuth } from '../../src/agent-server/ws-auth.js';
+import { DeliveryLedger } from '../../../src/agent-server/live/delivery-ledger.js';
+import { EventQueue } from '../../../src/agent-server/live/event-queue.js';
+import { backoffDelay, RECONNECT_DEFAULTS } from '../../../src/agent-server/live/reconnect-policy.js';
+import { eventsSocketUrl, resendQuery, resolveAuth } from '../../../src/agent-server/live/socket-auth.js';
 
 describe('backoff', () => {
   const options = { ...RECONNECT_DEFAULTS, initialDelay: 100, maxDelay: 1_000, overloadedDelay: 5_000 };

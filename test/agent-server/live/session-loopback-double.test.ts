@@ -1,8 +1,8 @@
 // The loopback double (a real `ws` server) on /sockets/session, frame by frame, with Node's WebSocket (no msw
 // in this file: msw would intercept it).
 import { describe, expect, it } from 'vitest';
-import { serveAgentServer } from '../../src/testing.js';
-import { until } from './simulated.js';
+import { serveAgentServer } from '../../../src/testing.js';
+import { until } from '../simulated.js';
 
 describe('the loopback double and /sockets/session', () => {
   it('the loopback double on /sockets/session: sync, durable replay after after_seq, snapshot, error envelope', async () => {

@@ -1,151 +1,19 @@
-/**
- * The subscriber against a hostile `/sockets/session` server of our own on loopback: a real HTTP server
- * (`/server_info` as the real 1.58.0 answered it, `GET /api/conversations/{id}`) and a `ws` socket server
- * whose behaviour each test scripts: dropped sockets, duplicate and out-of-order envelopes, unknown envelope
- * types and fields, `error` envelopes, every close code, a server that accepts and never sends, an
- * unreachable host, a handshake answered 404.
- */
-import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket as WsSocket } from 'ws';
-import type { ReconnectInfo, StreamDelta } from '../../src/agent-server/index.js';
+import { describe, expect, it } from 'vitest';
+import type { ReconnectInfo, StreamDelta } from '../../../src/agent-server/index.js';
 import {
-  EventsClient,
   isSubscriptionAuthenticationError,
   isSubscriptionConnectionError,
   isSubscriptionCredentialBindingError,
   isSubscriptionEndpointNotFoundError,
+  isSubscriptionFrameTooLargeError,
   isSubscriptionNotFoundError,
   isSubscriptionServerError,
   type SubscriptionError,
   type SubscriptionServerError,
-} from '../../src/agent-server/index.js';
-import type { Event } from '../../src/models/index.js';
-import { sleep, until } from './simulated.js';
+} from '../../../src/agent-server/index.js';
+import { sleep, until } from '../simulated.js';
 
-const SERVER_INFO = (
-  JSON.parse(readFileSync(new URL('../fixtures/real/1.58.0/exchanges.json', import.meta.url), 'utf8')) as {
-    exchanges: { path: string; response: unknown }[];
-  }
-).exchanges.find((exchange) => exchange.path === '/server_info')?.response;
-
-const ID = '6f1c2a4e-3b5d-4e7f-8a9b-0c1d2e3f4a5b';
-
-interface Hostile {
-  url: string;
-  /** `after_seq` of every handshake (`null`: omitted). */
-  afterSeqs: (string | null)[];
-  /** Paths of every handshake. */
-  paths: string[];
-  server: Server;
-  /** REST answers for the conversation: 200 with this body, or 404. */
-  rest: { status: number; body: Record<string, unknown> };
-}
-
-type OnSocket = (socket: WsSocket, request: IncomingMessage, connection: number) => void;
-
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-async function hostile(onSocket: OnSocket, options: { upgrade404?: boolean } = {}): Promise<Hostile> {
-  const state: Hostile = {
-    url: '',
-    afterSeqs: [],
-    paths: [],
-    server: undefined as unknown as Server,
-    rest: { status: 200, body: { id: ID, execution_status: 'idle' } },
-  };
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://x').pathname;
-    if (path === '/server_info') {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(SERVER_INFO));
-    } else if (path === `/api/conversations/${ID}`) {
-      response
-        .writeHead(state.rest.status, { 'content-type': 'application/json' })
-        .end(JSON.stringify(state.rest.status === 200 ? state.rest.body : { detail: 'Not Found' }));
-    } else {
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}');
-    }
-  });
-  const wss = new WebSocketServer({ noServer: true });
-  let connections = 0;
-  server.on('upgrade', (request, duplex, head) => {
-    const url = new URL(request.url ?? '/', 'http://x');
-    state.paths.push(url.pathname);
-    state.afterSeqs.push(url.searchParams.get('after_seq'));
-    if (options.upgrade404) {
-      duplex.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(request, duplex, head, (socket) => {
-      connections += 1;
-      socket.on('error', () => undefined);
-      onSocket(socket, request, connections);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  state.server = server;
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return state;
-}
-
-let clock = 0;
-function event(n: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  clock += 1;
-  return {
-    id: `event-${n}`,
-    timestamp: `2026-11-23T10:00:${String(Math.floor(clock / 1000)).padStart(2, '0')}.${String(clock % 1000).padStart(3, '0')}000`,
-    source: 'user',
-    llm_message: { role: 'user', content: [{ type: 'text', text: `message ${n}` }] },
-    kind: 'MessageEvent',
-    ...extra,
-  };
-}
-const durable = (seq: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ type: 'durable', seq, event: event(seq), ...extra });
-const fullState = () =>
-  JSON.stringify({
-    type: 'transient',
-    event: {
-      id: `state-${clock}`,
-      timestamp: '2026-11-23T10:00:00.000001',
-      source: 'environment',
-      kind: 'ConversationStateUpdateEvent',
-      key: 'full_state',
-      value: { execution_status: 'running' },
-    },
-  });
-
-function client(server: Hostile, logs: string[] = []) {
-  const logger = {
-    debug: () => undefined,
-    info: (line: string) => logs.push(`info ${line}`),
-    warn: (line: string) => logs.push(`warn ${line}`),
-    error: (line: string) => logs.push(`error ${line}`),
-  };
-  return new EventsClient({ baseUrl: server.url, logger, maxRetries: 0 });
-}
-
-const fast = { initialDelay: 5, maxDelay: 20, overloadedDelay: 10 };
-
-async function take(sub: AsyncIterable<Event>, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const item of sub) {
-    ids.push(String(item.id));
-    if (ids.length >= count) break;
-  }
-  return ids;
-}
-
-const range = (n: number) => Array.from({ length: n }, (_, i) => `event-${i}`);
+import { client, durable, fast, fullState, hostile, ID, range, servers, take } from './hostile-session.js';
 
 describe('/sockets/session against a hostile server', () => {
   it('duplicate and out-of-order envelopes, unknown envelope types and fields: every event once, in seq order', async () => {
@@ -388,8 +256,8 @@ describe('/sockets/session against a hostile server', () => {
     });
 
     it.each([
-      [1013, 'slow_consumer', 'overloaded'],
-      [1013, 'frame_too_large', 'overloaded'],
+      // The server's byte budget dropped us: we read too slowly, not a failure of the server.
+      [1013, 'slow_consumer', 'slow-consumer'],
       [1013, 'Too many connections for this conversation', 'overloaded'],
       [1011, 'subscribe_failed', 'closed'],
       [1000, '', 'closed'],
@@ -411,6 +279,17 @@ describe('/sockets/session against a hostile server', () => {
       expect(reasons[0]).toBe(expected);
       expect(server.afterSeqs.slice(0, 2)).toEqual(['-1', '2']);
     });
+  });
+
+  it('1013 frame_too_large: SubscriptionFrameTooLargeError, no reconnect loop on a frame that can never come', async () => {
+    const server = await hostile((socket) => {
+      socket.send(fullState());
+      setTimeout(() => socket.close(1013, 'frame_too_large'), 20);
+    });
+    const sub = client(server).subscribe(ID, { history: true, reconnect: fast });
+    const error = await take(sub, 1).catch((e) => e);
+    expect(isSubscriptionFrameTooLargeError(error)).toBe(true);
+    expect(server.afterSeqs).toHaveLength(1);
   });
 
   it('a handshake answered 404 while REST answers: SubscriptionEndpointNotFoundError, not endless retry', async () => {
@@ -441,6 +320,8 @@ describe('/sockets/session against a hostile server', () => {
     const error = (await take(sub, 1).catch((e) => e)) as SubscriptionError;
     expect(isSubscriptionConnectionError(error)).toBe(true);
     expect(error.message).toContain('giveUpAfter');
+    // The cause is named, not only "error; reconnecting".
+    expect(error.message).toContain('connection refused');
     expect(retries).toBeGreaterThan(0);
     expect(logs.filter((line) => line.startsWith('warn') && line.includes('reconnecting in')).length).toBe(
       retries,
@@ -462,9 +343,9 @@ describe('/sockets/session against a hostile server', () => {
 describe('errors built from error events', () => {
   it('carry the classification and surface retryable', async () => {
     const { conversationEventError, isConversationEventError } = await import(
-      '../../src/agent-server/errors.js'
+      '../../../src/agent-server/errors.js'
     );
-    const { parseEvent } = await import('../../src/models/index.js');
+    const { parseEvent } = await import('../../../src/models/index.js');
     const failed = parseEvent({
       id: 'e1',
       timestamp: '2026-11-23T10:00:00',
@@ -473,7 +354,7 @@ describe('errors built from error events', () => {
       detail: 'slow down',
       classification: { kind: 'rate_limit', retryable: true, user_action: 'retry' },
       kind: 'ConversationErrorEvent',
-    }) as import('../../src/models/index.js').ConversationErrorEvent;
+    }) as import('../../../src/models/index.js').ConversationErrorEvent;
     const error = conversationEventError(failed);
     expect(isConversationEventError(error)).toBe(true);
     expect(error).toMatchObject({ retryable: true, eventId: 'e1', classification: { kind: 'rate_limit' } });

@@ -1,6 +1,6 @@
 import { HttpResponse, http } from 'msw/http';
 import { describe, expect, it } from 'vitest';
-import type { ReconnectInfo } from '../../src/agent-server/index.js';
+import type { ReconnectInfo } from '../../../src/agent-server/index.js';
 import {
   EventsClient,
   isAgentServerVersionError,
@@ -11,16 +11,16 @@ import {
   isSubscriptionNotFoundError,
   isSubscriptionOverflowError,
   type SubscriptionError,
-} from '../../src/agent-server/index.js';
+} from '../../../src/agent-server/index.js';
 import {
   isAPIUserAbortError,
   isAuthenticationError,
   isResponseValidationError,
-} from '../../src/core/errors.js';
-import type { Event, MessageEvent } from '../../src/models/index.js';
-import { socketLink } from '../../src/testing/agent-server/socket-handlers.js';
-import { useMswServer } from '../helpers/msw.js';
-import { label, simulatedServer, sleep, until } from './simulated.js';
+} from '../../../src/core/errors.js';
+import type { Event, MessageEvent } from '../../../src/models/index.js';
+import { socketLink } from '../../../src/testing/agent-server/socket-handlers.js';
+import { useMswServer } from '../../helpers/msw.js';
+import { label, simulatedServer, sleep, until } from '../simulated.js';
 
 const KEY = 'ws-session-key-0042';
 const anchor = simulatedServer('anchor.test', { version: '1.11.4', sessionApiKey: KEY });

@@ -2,8 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeliveryLedger, positionTimestamp } from '../../src/agent-server/delivery-ledger.js';
-import { Subscription, type SubscriptionContext } from '../../src/agent-server/subscription.js';
+import type { SubscriptionContext } from '../../../src/agent-server/live/context.js';
+import { DeliveryLedger, positionTimestamp } from '../../../src/agent-server/live/delivery-ledger.js';
+import { Subscription } from '../../../src/agent-server/live/subscription.js';
 
 // The subscriber's per-event shortcuts must decide exactly as the plain checks they replace, and an idle
 // subscription must stay small (docs/events-and-streaming.md, "Delivery guarantees").
@@ -176,6 +177,7 @@ describe('an idle subscription', () => {
       serverVersion: () => never,
       sessionApiKey: async () => undefined,
       backfill: async function* () {},
+      newestTimestamp: () => never,
       probe: () => never,
       readState: () => never,
     };

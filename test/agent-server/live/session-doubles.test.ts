@@ -2,10 +2,10 @@
 // `subscribe` picks it by itself, replays the history after `after_seq`, delivers live events in seq order and
 // gets an `error` envelope for a bad frame.
 import { describe, expect, it } from 'vitest';
-import type { OpenInfo } from '../../src/agent-server/index.js';
-import { EventsClient } from '../../src/agent-server/index.js';
-import { useMswServer } from '../helpers/msw.js';
-import { label, simulatedServer, until } from './simulated.js';
+import type { OpenInfo } from '../../../src/agent-server/index.js';
+import { EventsClient } from '../../../src/agent-server/index.js';
+import { useMswServer } from '../../helpers/msw.js';
+import { label, simulatedServer, until } from '../simulated.js';
 
 const KEY = 'session-doubles-key-58';
 const newest = simulatedServer('v158.test', { version: '1.58.0', sessionApiKey: KEY });

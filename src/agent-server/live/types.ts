@@ -1,8 +1,8 @@
-import type { ConversationStateMirror, Event, KnownEventKind, KnownEventMap } from '../models/index.js';
+import type { ConversationStateMirror, Event, KnownEventKind, KnownEventMap } from '../../models/index.js';
 import type { ResumePosition } from './delivery-ledger.js';
-import type { ReconnectOptions } from './reconnect.js';
+import type { ReconnectOptions } from './reconnect-policy.js';
+import type { WebSocketAuthMode } from './socket-auth.js';
 import type { WebSocketConstructor } from './web-socket.js';
-import type { WebSocketAuthMode } from './ws-auth.js';
 
 export interface SubscribeOptions {
   /** Closes the subscription; the iterator then throws `APIUserAbortError`. */
@@ -59,6 +59,20 @@ export interface SubscribeOptions {
    * stream until the loop takes it (or, with `onOverflow: 'error'`, ends the subscription).
    */
   maxBufferedBytes?: number;
+  /**
+   * The largest frame accepted, in characters of frame text (default 16 MiB; `Infinity`: no bound). A larger
+   * frame ends the subscription with `SubscriptionFrameTooLargeError`. With a `WebSocket` constructor passed
+   * in (the `ws` package) it is also given as `maxPayload`, which bounds a compressed frame by its inflated
+   * size before it is inflated; the built-in WebSocket can only be checked once the frame is received.
+   */
+  maxFrameBytes?: number;
+  /**
+   * Milliseconds a subscription that never had a working connection keeps trying when the host does not
+   * answer (refused, DNS, TLS, no route) before it ends with `SubscriptionConnectionError` naming the cause.
+   * Default 10 000 (at most `reconnect.giveUpAfter`). Once a connection worked, an outage gets
+   * `reconnect.giveUpAfter`.
+   */
+  connectTimeout?: number;
   /** Milliseconds from the socket's open to the first `full_state` before the attempt counts as failed. Default 30 000. */
   readyTimeout?: number;
   /**
@@ -112,7 +126,12 @@ export type ReconnectReason =
   /** Close 4004 while the REST API finds the conversation: a restarted server waiting for its lease. */
   | 'conversation-lease'
   /** Sequence numbers arrived with a gap that did not close: reconnect and replay from the last delivered. */
-  | 'sequence-gap';
+  | 'sequence-gap'
+  /**
+   * A position the server sent could not be trusted (a log reset, a bad `seq`, a gap that did not close): the
+   * next connection catches up over REST by ids (a SubscriptionProtocolError was reported on `error`).
+   */
+  | 'resync';
 
 /** `reconnecting`: the connection was lost (or dropped on purpose); another attempt follows. */
 export interface ReconnectInfo {

@@ -1,0 +1,343 @@
+import type { KnownEventMap } from '../../models/index.js';
+import { SubscriptionProtocolError } from '../errors.js';
+import type { Retry } from './close-classifier.js';
+import type { Connection } from './connection.js';
+import type { SubscriptionContext } from './context.js';
+import type { DeliveryCore } from './delivery-core.js';
+import { FrameReader, type FrameSink } from './frame-reader.js';
+import type { Positioned } from './positioned.js';
+import type { ReconnectPolicy } from './reconnect-policy.js';
+import type { SafeEmitter } from './safe-emitter.js';
+import { serverTimeBefore } from './server-time.js';
+import type { LiveSettings } from './subscribe-options.js';
+import type { SubscriptionPhase } from './types.js';
+
+/** What the flow of one connection needs from the connection loop. */
+export interface FlowHost {
+  phase: SubscriptionPhase;
+  isStale(conn: Connection): boolean;
+  abandon(conn: Connection, info: Retry): void;
+  fail(error: Error): void;
+  /** A connection got its first state: `ready` resolves, `send` may go. */
+  connectionReady(): void;
+  /** The socket cannot pause: drop the connection and reconnect once the loops have caught up. */
+  pauseByReconnect(conn: Connection): void;
+  /** Drop the connection; the next one catches up over REST instead of trusting positions. */
+  resyncNext(conn: Connection): void;
+}
+
+/**
+ * The data flow of a connection, from its frames to the delivery core: ready on the first state, the catch-up
+ * over REST when the connection needs one (frames held back meanwhile, bounded), then live; backpressure when a
+ * loop falls behind (the socket pauses where it can); progress reported to the reconnect policy.
+ */
+export class ConnectionFlow implements FrameSink {
+  readonly #host: FlowHost;
+  readonly #ctx: SubscriptionContext;
+  readonly #settings: LiveSettings;
+  readonly #core: DeliveryCore;
+  readonly #emitter: SafeEmitter;
+  readonly #policy: ReconnectPolicy;
+  readonly #reader: FrameReader;
+  /**
+   * `performance.now()` of the last contact with the server: `subscribe()` returning, then the end of each
+   * connection that delivered new events. A connection that catches up by `contact` reads from the server's
+   * time of that instant at the latest (and from where delivery stands, if earlier).
+   */
+  lastContact = performance.now();
+  #deliveredAtContact = 0;
+  #readyConnections = 0;
+
+  constructor(
+    host: FlowHost,
+    ctx: SubscriptionContext,
+    settings: LiveSettings,
+    core: DeliveryCore,
+    emitter: SafeEmitter,
+    policy: ReconnectPolicy,
+  ) {
+    this.#host = host;
+    this.#ctx = ctx;
+    this.#settings = settings;
+    this.#core = core;
+    this.#emitter = emitter;
+    this.#policy = policy;
+    this.#reader = new FrameReader(this, core, emitter, ctx, Math.max(1000, settings.maxBuffered));
+  }
+
+  frame(conn: Connection, text: string | undefined): void {
+    if (conn.protocol === 'session') this.#reader.sessionFrame(conn, text);
+    else this.#reader.legacyFrame(conn, text);
+  }
+
+  isStale(conn: Connection): boolean {
+    return this.#host.isStale(conn);
+  }
+
+  abandon(conn: Connection, info: Retry): void {
+    this.#host.abandon(conn, info);
+  }
+
+  /** A `full_state` snapshot arrived. One of another conversation is refused (logged, reported) and not adopted. */
+  snapshot(
+    conn: Connection,
+    event: KnownEventMap['ConversationStateUpdateEvent'],
+    timestamp: string | undefined,
+  ): void {
+    const value = event.value as { id?: unknown } | null | undefined;
+    if (typeof value?.id === 'string' && value.id !== this.#ctx.conversationId) {
+      this.reportProtocolError(`a full_state snapshot of another conversation (${value.id}) was not adopted`);
+      return;
+    }
+    this.#core.snapshot(event, timestamp);
+    this.becomeReady(conn, timestamp);
+  }
+
+  /** The connection got its first state: `ready` resolves; the connection catches up if it must, then goes live. */
+  becomeReady(conn: Connection, timestamp: string | undefined): void {
+    if (conn.ready) return;
+    conn.ready = true;
+    clearTimeout(conn.readyTimer);
+    clearTimeout(conn.fallbackTimer);
+    conn.readyTimer = conn.fallbackTimer = undefined;
+    this.#readyConnections += 1;
+    this.#host.connectionReady();
+    const { catchUp } = conn;
+    let since: string | undefined;
+    if (catchUp.type === 'rest') since = catchUp.since;
+    else if (catchUp.type === 'contact') {
+      const contact =
+        timestamp === undefined
+          ? undefined
+          : serverTimeBefore(timestamp, performance.now() - this.lastContact);
+      if (catchUp.delivered) since = earlier(catchUp.since, contact);
+      else if (contact === undefined) {
+        void this.#catchUp(conn, this.#sinceNewest(conn));
+        return;
+      } else since = contact;
+    } else if (conn.held.length === 0) {
+      this.#goLive(conn);
+      return;
+    }
+    conn.catchUpSince = since;
+    void this.#catchUp(conn, conn.catchUp.type === 'none' ? null : since);
+  }
+
+  /**
+   * Events missing before the ones held ahead of a `seq` gap: read over REST on the same connection (from
+   * where delivery stands, or where this connection's catch-up started), then the held ones in `seq` order.
+   */
+  fillGap(conn: Connection, detail: string): void {
+    if (this.#host.isStale(conn) || !conn.live) return;
+    this.#ctx.logger.info(`subscription to ${this.#ctx.conversationId}: ${detail}; reading it over REST`);
+    conn.live = false;
+    const ahead = [...conn.order.ahead.values()].sort((a, b) => a.seq - b.seq);
+    conn.order.ahead.clear();
+    // REST fills the gap by ids: the held envelopes then start the sequence again.
+    conn.order.next = undefined;
+    conn.held = [...ahead, ...conn.held];
+    for (const item of ahead) conn.heldBytes += item.bytes;
+    const ledger = this.#core.ledger;
+    const since = earliestKnown(ledger.delivered ? ledger.catchUpSince() : undefined, conn.catchUpSince);
+    void this.#catchUp(conn, since, false);
+  }
+
+  /**
+   * The first state came without a timestamp (the socket sent none in time; it was read over REST): the
+   * newest persisted event's timestamp is no later than the server's time now, so the same subtraction gives
+   * a start no later than the last contact (earlier at worst: more is read, nothing is missed).
+   */
+  async #sinceNewest(conn: Connection): Promise<string | undefined> {
+    const newest = await this.#ctx.newestTimestamp(conn.abort.signal);
+    return newest === undefined ? undefined : serverTimeBefore(newest, performance.now() - this.lastContact);
+  }
+
+  /** Delivers the persisted events since `since` read over REST (`null`: none), then what the socket held back. */
+  async #catchUp(
+    conn: Connection,
+    start: string | undefined | null | Promise<string | undefined>,
+    announce = true,
+  ): Promise<void> {
+    this.#host.phase = 'syncing';
+    if (start !== null) {
+      try {
+        const since = await start;
+        if (conn.catchUpSince === undefined) conn.catchUpSince = since;
+        const measure = this.#settings.maxBufferedBytes !== Number.POSITIVE_INFINITY;
+        for await (const page of this.#ctx.backfill(since, conn.abort.signal, measure)) {
+          if (this.#host.isStale(conn)) return;
+          // Without a resend the socket's frames are live only, in the server's order. REST fills in what came
+          // before them: its events up to the first one the socket holds back; from there on the socket's own
+          // order (an event REST has beyond that point comes on the socket too, or a seq gap reads it later).
+          // A resend interleaves with live frames: REST's order wins then (the held duplicates are dropped).
+          const held =
+            conn.held.length === 0 || conn.resend !== undefined
+              ? undefined
+              : new Set(conn.held.map((item) => item.id));
+          const stop = held === undefined ? -1 : page.items.findIndex((item) => held.has(item.id));
+          const items = stop === -1 ? page.items : page.items.slice(0, stop);
+          if (!(await this.#deliverAll(conn, items))) return;
+          if (stop !== -1) break;
+        }
+      } catch (error) {
+        if (!this.#host.isStale(conn)) this.#host.abandon(conn, { reason: 'sync-failed', error });
+        return;
+      }
+      // Everything up to the server's `seq` at connect is delivered or not wanted: a reconnect replays after it.
+      // (`through_seq` may be the next seq rather than the last: see FrameReader#sync.)
+      if (conn.through !== undefined && (this.#core.lastSeq ?? -1) < conn.through - 1)
+        this.#core.lastSeq = conn.through - 1;
+    }
+    // Frames keep arriving while a slow consumer is waited for: take them in batches until none is left.
+    while (conn.held.length > 0) {
+      const held = conn.held;
+      conn.held = [];
+      conn.heldBytes = 0;
+      this.#resumeReading(conn);
+      for (const item of held) {
+        if (!(await this.#waitForRoom(conn))) return;
+        this.#reader.release(conn, item);
+        if (this.#host.isStale(conn)) return;
+      }
+    }
+    this.#goLive(conn, announce);
+  }
+
+  #goLive(conn: Connection, announce = true): void {
+    if (this.#host.isStale(conn)) return;
+    conn.live = true;
+    this.#host.phase = 'live';
+    // Getting live is progress too: the outage is over even when nothing new was published.
+    this.#policy.progress();
+    if (!announce) return;
+    this.#emitter.emit('open', {
+      connection: this.#readyConnections,
+      resumed: this.#readyConnections > 1,
+      auth: conn.auth,
+      serverVersion: conn.version,
+      protocol: conn.protocol,
+    });
+  }
+
+  async #deliverAll(conn: Connection, items: readonly Positioned[]): Promise<boolean> {
+    for (const item of items) {
+      if (!(await this.#waitForRoom(conn))) return false;
+      this.#core.deliver(item.event, item.id, item.timestamp, item.bytes);
+      this.#noteProgress(conn);
+    }
+    return true;
+  }
+
+  /** Waits for a slow `for await` loop when its buffer is full. False when the connection ended meanwhile. */
+  async #waitForRoom(conn: Connection): Promise<boolean> {
+    if (!this.#core.overflowing()) return true;
+    if (!this.#settings.pauseOnOverflow) {
+      this.#host.fail(this.#core.overflowError());
+      return false;
+    }
+    await this.#core.drained();
+    return !this.#host.isStale(conn);
+  }
+
+  /** Holds a frame back while the connection catches up; bounded like a loop's buffer. */
+  hold(conn: Connection, item: Positioned): void {
+    conn.held.push(item);
+    conn.heldBytes += item.bytes;
+    if (
+      conn.held.length <= Math.max(1000, this.#settings.maxBuffered) &&
+      conn.heldBytes <= this.#settings.maxBufferedBytes
+    )
+      return;
+    // The catch-up is slower than the server publishes: stop reading (the server's own byte budget decides
+    // whether it keeps us), or, where the socket cannot pause, drop it and resume by position.
+    if (this.#pauseReading(conn)) return;
+    if (this.#core.behind()) this.#host.pauseByReconnect(conn);
+    else this.#host.abandon(conn, { reason: 'sync-overflow' });
+  }
+
+  /** Delivers a live item; pauses when a loop's buffer is full. False when the connection ended or paused. */
+  deliverLive(conn: Connection, item: Positioned, sequenced = false): boolean {
+    const full = this.#core.deliver(item.event, item.id, item.timestamp, item.bytes, true, sequenced);
+    this.#noteProgress(conn);
+    // Checked again after the listeners ran: one of them may have closed the subscription.
+    if (!full || this.#host.isStale(conn) || !this.#core.overflowing()) return !this.#host.isStale(conn);
+    this.#onOverflow(conn);
+    return !this.#host.isStale(conn) && !conn.paused;
+  }
+
+  /** After each delivery: progress ends the outage, once per connection. */
+  #noteProgress(conn: Connection): void {
+    if (!conn.progressed && this.#core.delivered > conn.deliveredAtStart) {
+      conn.progressed = true;
+      this.#policy.progress();
+    }
+  }
+
+  /**
+   * A connection ended: if it delivered anything since the last contact, the server was in contact until
+   * now (the time is taken here, not for every event of the stream).
+   */
+  connectionEnded(): void {
+    const delivered = this.#core.delivered;
+    if (delivered === this.#deliveredAtContact) return;
+    this.#deliveredAtContact = delivered;
+    this.lastContact = performance.now();
+  }
+
+  #onOverflow(conn: Connection): void {
+    if (!this.#settings.pauseOnOverflow) {
+      this.#host.fail(this.#core.overflowError());
+      return;
+    }
+    if (this.#pauseReading(conn)) {
+      void this.#core.drained().then(() => {
+        if (!this.#host.isStale(conn)) this.#resumeReading(conn);
+      });
+      return;
+    }
+    this.#host.pauseByReconnect(conn);
+  }
+
+  /** `ws`'s `pause()`: stop reading from the socket. False when the socket cannot (the built-in WebSocket). */
+  #pauseReading(conn: Connection): boolean {
+    const socket = conn.socket as { pause?: () => void } | undefined;
+    if (typeof socket?.pause !== 'function') return false;
+    if (!conn.paused) {
+      conn.paused = true;
+      this.#host.phase = 'paused';
+      socket.pause();
+      this.#ctx.logger.debug('the consumer is behind: reading from the socket paused');
+    }
+    return true;
+  }
+
+  #resumeReading(conn: Connection): void {
+    if (!conn.paused) return;
+    conn.paused = false;
+    if (this.#host.phase === 'paused') this.#host.phase = conn.live ? 'live' : 'syncing';
+    (conn.socket as { resume?: () => void } | undefined)?.resume?.();
+  }
+
+  /** A position the server sent cannot be trusted: logged, reported, and the subscription catches up by ids. */
+  resync(conn: Connection, detail: string): void {
+    this.reportProtocolError(`${detail}; catching up over REST`);
+    this.#host.resyncNext(conn);
+  }
+
+  reportProtocolError(message: string): void {
+    this.#ctx.logger.warn(`subscription to ${this.#ctx.conversationId}: ${message}`);
+    this.#emitter.emit('error', new SubscriptionProtocolError(message));
+  }
+}
+
+/** The earlier of two server timestamps; `undefined` (the whole log) wins. */
+function earlier(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a === undefined ? undefined : a;
+  return a < b ? a : b;
+}
+
+/** The earlier of two server timestamps, either of which may be unknown (`undefined`: the whole log). */
+function earliestKnown(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return a < b ? a : b;
+}

@@ -1,0 +1,78 @@
+import type { CatchUp, LiveProtocol } from './connection.js';
+import type { DeliveryLedger, ResumePosition } from './delivery-ledger.js';
+import type { SubscribeOptions } from './types.js';
+
+export interface StartPoint {
+  catchUp: CatchUp;
+  floor: ResumePosition | undefined;
+  resend: string | undefined;
+  afterSeq: number | undefined;
+}
+
+export interface StartState {
+  /** 0 for the first connection. */
+  connections: number;
+  resume: boolean;
+  ledger: DeliveryLedger;
+  /** Session protocol: the `seq` of the last persisted event delivered. */
+  lastSeq: number | undefined;
+  /** A position could not be trusted: the next connection catches up over REST instead of replaying. */
+  resync: boolean;
+}
+
+/**
+ * Where the next connection starts. The caller's `after`/`history` first; then where delivery stands. A
+ * live-only subscription delivers at least everything persisted after `subscribe()` returned, on both sockets
+ * alike: its connections catch up over REST from the server's time at `subscribe()` until something was
+ * delivered (docs/events-and-streaming.md, "What a subscription delivers").
+ */
+export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, state: StartState): StartPoint {
+  const { after, history } = options;
+  const { ledger } = state;
+  const wantsHistory = after !== undefined || history === true;
+  const afterPosition: ResumePosition | undefined =
+    after === undefined ? undefined : typeof after === 'string' ? { timestamp: after, eventIds: [] } : after;
+  const rest = (since: string | undefined, floor: ResumePosition | undefined): StartPoint => ({
+    catchUp: { type: 'rest', since },
+    floor,
+    resend: protocol === 'events' ? since : undefined,
+    afterSeq: undefined,
+  });
+  const liveOnly: StartPoint = {
+    catchUp: { type: 'none' },
+    floor: undefined,
+    resend: undefined,
+    afterSeq: undefined,
+  };
+  if (state.connections > 0 && !state.resume) return liveOnly;
+  if (protocol === 'session' && !state.resync) {
+    // `seq` says exactly what was delivered: the server replays from there, in order.
+    const replay = (afterSeq: number, floor: ResumePosition | undefined): StartPoint => ({
+      catchUp: { type: 'none' },
+      floor,
+      resend: undefined,
+      afterSeq,
+    });
+    if (state.lastSeq !== undefined) return replay(state.lastSeq, undefined);
+    if (typeof after === 'object' && typeof after.seq === 'number') return replay(after.seq, undefined);
+    if (wantsHistory && !ledger.delivered) return replay(-1, afterPosition);
+  }
+  if (ledger.delivered) {
+    // No floor: what was delivered is dropped by id, and nothing new is dropped by its timestamp. The read
+    // starts at the oldest remembered event when the server's clock went back (DeliveryLedger.catchUpSince),
+    // or earlier: at the server's time of the last contact (a clock set back during the outage).
+    return {
+      catchUp: { type: 'contact', since: ledger.catchUpSince(), delivered: true },
+      floor: undefined,
+      resend: protocol === 'events' ? ledger.position()?.timestamp : undefined,
+      afterSeq: undefined,
+    };
+  }
+  if (wantsHistory) return rest(afterPosition?.timestamp, afterPosition);
+  return {
+    catchUp: { type: 'contact', since: undefined, delivered: false },
+    floor: undefined,
+    resend: undefined,
+    afterSeq: undefined,
+  };
+}

@@ -61,9 +61,10 @@ function main() {
 // Budgets of `npm pack` (docs/performance.md, "Package size"). The JavaScript source maps are most of it; the
 // root entry's declarations must stay small (they are what every app type-checks).
 // 2.52 MB packed / 16.2 MB unpacked before the Node bundle (dist/node/) came in and the generated validators
-// (631 kB of source in every build) went out in favour of the build-time predicates: 2.40 / 12.22 MB.
+// (631 kB of source in every build) went out in favour of the build-time predicates: 2.40 / 12.22 MB. With the
+// rebuilt live layer, the follow CLI, and the kinds of every tool module (larger predicates): 2.68 / 13.49 MB.
 const PACK_BUDGETS = {
-  packed: 2_600_000,
+  packed: 2_800_000,
   unpacked: 14_000_000,
   declarations: 1_200_000,
   rootDeclarations: 300_000,

@@ -3,7 +3,7 @@ import { BaseClient } from '../core/base-client.js';
 import { isAPIError, isResponseValidationError } from '../core/errors.js';
 import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
 import { type Page, PagedIterable } from '../core/paginate.js';
-import { encodePath, type QueryValue } from '../core/transport.js';
+import { type Decoder, encodePath, type QueryValue } from '../core/transport.js';
 import { describe, optionsObject, requireNonEmptyString, requireUuid } from '../core/validate.js';
 import type { Event } from '../models/index.js';
 import { safeParseOwnedEvent } from '../models/parse.js';
@@ -17,6 +17,8 @@ import {
   eventSearchToQuery,
 } from './event-query.js';
 import { invalid } from './invalid.js';
+import { type BashLiveOptions, type BashLiveStream, bashCatchUpPageDecoder } from './live/bash-live.js';
+import type { SubscriptionContext } from './live/context.js';
 import type { Positioned } from './live/positioned.js';
 import { catchUpPageDecoder } from './live/rest-catch-up.js';
 import { Subscription } from './live/subscription.js';
@@ -33,6 +35,20 @@ export interface ConfirmationResponse {
   accept: boolean;
   /** Why they were rejected; the server's default is "User rejected the action.". */
   reason?: string;
+}
+
+let followBashOf: (client: EventsClient, searchPath: string, options: BashLiveOptions) => BashLiveStream;
+
+/**
+ * `bash.live()`: follows `/sockets/bash-events` with `client`'s address and credentials, catching up over the
+ * bash search route at `searchPath` (a path under the base URL, no leading slash).
+ */
+export function followBash(
+  client: EventsClient,
+  searchPath: string,
+  options: BashLiveOptions = {},
+): BashLiveStream {
+  return followBashOf(client, searchPath, options);
 }
 
 /** Events of agent-server conversations, live or paged. */
@@ -182,25 +198,8 @@ export class EventsClient extends BaseClient {
     options = optionsObject(options);
     return new Subscription(
       {
-        baseUrl: this.baseUrl,
+        ...this.#socketAccess(),
         conversationId,
-        logger: this.transport.logger,
-        secrets: this.#secrets.list,
-        serverVersion: async (signal, refresh) => {
-          try {
-            return (await this.serverInfo({ signal, refresh })).version;
-          } catch (error) {
-            // An answer that is not server info (a proxy's 404, …) means "version unknown": use what every
-            // version accepts. No answer at all means the server is down: the attempt fails and is retried.
-            if (isAPIError(error) || isResponseValidationError(error)) return undefined;
-            throw error;
-          }
-        },
-        sessionApiKey: async () => {
-          const key = await resolveCredential(this.#sessionApiKey);
-          this.#secrets.add(key);
-          return key || undefined;
-        },
         backfill: (since, signal, measure) => {
           const decode = catchUpPageDecoder(measure);
           return new PagedIterable<Positioned>(
@@ -252,6 +251,82 @@ export class EventsClient extends BaseClient {
       },
       options,
     );
+  }
+
+  static {
+    // `followBash` (below) reaches the client's credentials without a public method on the client.
+    followBashOf = (client, searchPath, options) => client.#followBash(searchPath, options);
+  }
+
+  /** Follows `/sockets/bash-events`, catching up over the bash search route at `searchPath`. */
+  #followBash(searchPath: string, options: BashLiveOptions = {}): BashLiveStream {
+    options = optionsObject(options);
+    const search = <T>(query: Record<string, QueryValue>, signal: AbortSignal, decode: Decoder<T>) =>
+      this.transport.request({ method: 'GET', path: searchPath, query, signal, retry: false, decode });
+    return new Subscription(
+      {
+        ...this.#socketAccess(),
+        socket: 'bash-events',
+        conversationId: 'bash-events',
+        backfill: (since, signal, measure) => {
+          const decode = bashCatchUpPageDecoder(measure);
+          return new PagedIterable<Positioned>(
+            (pageId) =>
+              search(
+                { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100, page_id: pageId },
+                signal,
+                decode,
+              ),
+            { idOf: (item) => item.id },
+          ).pages();
+        },
+        newestTimestamp: async (signal) => {
+          const page = await search(
+            { sort_order: 'TIMESTAMP_DESC', limit: 1 },
+            signal,
+            bashCatchUpPageDecoder(false),
+          );
+          return page.items[0]?.timestamp;
+        },
+        probe: async (signal) => {
+          try {
+            await search({ limit: 1 }, signal, bashCatchUpPageDecoder(false));
+          } catch (error) {
+            throw isNotAnAgentServerError(error) ? error.cause : error;
+          }
+        },
+        // The bash socket has no conversation state: the stream is ready once its socket is open.
+        readState: async () => ({}),
+      },
+      options,
+    ) as unknown as BashLiveStream;
+  }
+
+  /** What every live stream of this client shares: the address, the credentials and the server's version. */
+  #socketAccess(): Pick<
+    SubscriptionContext,
+    'baseUrl' | 'logger' | 'secrets' | 'serverVersion' | 'sessionApiKey'
+  > {
+    return {
+      baseUrl: this.baseUrl,
+      logger: this.transport.logger,
+      secrets: this.#secrets.list,
+      serverVersion: async (signal, refresh) => {
+        try {
+          return (await this.serverInfo({ signal, refresh })).version;
+        } catch (error) {
+          // An answer that is not server info (a proxy's 404, …) means "version unknown": use what every
+          // version accepts. No answer at all means the server is down: the attempt fails and is retried.
+          if (isAPIError(error) || isResponseValidationError(error)) return undefined;
+          throw error;
+        }
+      },
+      sessionApiKey: async () => {
+        const key = await resolveCredential(this.#sessionApiKey);
+        this.#secrets.add(key);
+        return key || undefined;
+      },
+    };
   }
 
   /** `GET /server_info`, fetched once per client and cached; `refresh: true` fetches again. */

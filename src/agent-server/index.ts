@@ -79,6 +79,7 @@ export {
 } from './errors.js';
 export type { EventFilter, EventSearchQuery, EventSortOrder } from './event-query.js';
 export { type ConfirmationResponse, EventsClient } from './events-client.js';
+export type { BashLiveEventMap, BashLiveOptions, BashLiveStream } from './live/bash-live.js';
 export type { ResumePosition } from './live/delivery-ledger.js';
 export type { ReconnectOptions } from './live/reconnect-policy.js';
 export type { WebSocketAuthMode } from './live/socket-auth.js';

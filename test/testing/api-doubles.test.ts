@@ -92,6 +92,17 @@ const bashRecipes = (ROOT: string): Record<string, Recipe> => ({
     expect(chunks.map((chunk: { stdout?: string }) => chunk.stdout).join('')).toBe('started\n');
   },
   get: async (bash, fx) => expect((await bash.get(fx.memo.commandId)).id).toBe(fx.memo.commandId),
+  live: async (bash, fx) => {
+    // The stored events first (REST), then live over /sockets/bash-events; `for await` gets typed frames.
+    const live = bash.live({ history: true });
+    const ids: string[] = [];
+    for await (const event of live) {
+      ids.push(event.id);
+      if (event.id === fx.memo.commandId) break;
+    }
+    expect(ids).toContain(fx.memo.commandId);
+    expect(live.closed).toBe(true);
+  },
   clear: async (bash) => expect(typeof (await bash.clear())).toBe('object'),
   stop: (bash, fx) => bash.stop(fx.memo.commandId),
 });

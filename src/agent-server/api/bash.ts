@@ -2,7 +2,9 @@ import { CollectionLimitError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
 import { type Page, PagedIterable } from '../../core/paginate.js';
 import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
+import { SubscriptionConfigurationError } from '../errors.js';
 import { invalid } from '../invalid.js';
+import type { BashLiveOptions, BashLiveStream } from '../live/bash-live.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
 import { op } from './operation.js';
@@ -89,9 +91,9 @@ export interface BashEventSearch {
   limit?: number;
 }
 
-const decodeCommand = shape<BashCommand>({ kind: 'string', id: 'string', command: 'string' });
-const decodeOutput = shape<BashOutput>({ kind: 'string', id: 'string', command_id: 'string' });
-const decodeEvent = shape<BashEvent>({ kind: 'string', id: 'string' });
+export const decodeCommand = shape<BashCommand>({ kind: 'string', id: 'string', command: 'string' });
+export const decodeOutput = shape<BashOutput>({ kind: 'string', id: 'string', command_id: 'string' });
+export const decodeEvent = shape<BashEvent>({ kind: 'string', id: 'string' });
 const decodePage = shape<{ items: BashEvent[]; next_page_id?: string | null }>({
   items: 'array',
   next_page_id: 'string?',
@@ -106,10 +108,28 @@ const decodeCleared = shape<Record<string, number>>();
 export class BashApi {
   readonly #api: ApiContext;
   readonly #runtime: string | undefined;
+  readonly #follow: ((options: BashLiveOptions) => BashLiveStream) | undefined;
 
-  constructor(api: ApiContext, runtimeConversationId?: string) {
+  constructor(
+    api: ApiContext,
+    runtimeConversationId?: string,
+    follow?: (options: BashLiveOptions) => BashLiveStream,
+  ) {
     this.#api = api;
     this.#runtime = runtimeConversationId;
+    this.#follow = follow;
+  }
+
+  /**
+   * Follows `/sockets/bash-events` live: every `BashCommand` and `BashOutput` exactly once, in order, across
+   * reconnects (a REST catch-up over the bash search route fills what a drop missed). The socket is the
+   * server's only bash stream (it has no per-conversation variant), so a conversation handle's `bash.live()`
+   * follows it too. Returns at once; `history: true` starts with the stored bash events.
+   */
+  live(options: BashLiveOptions = {}): BashLiveStream {
+    if (this.#follow === undefined)
+      throw new SubscriptionConfigurationError('This BashApi was made without a live connection');
+    return this.#follow(options);
   }
 
   /** Starts a command and returns at once. Not retried (it would run twice). */

@@ -67,6 +67,7 @@ export class ConnectionFlow implements FrameSink {
 
   frame(conn: Connection, text: string | undefined): void {
     if (conn.protocol === 'session') this.#reader.sessionFrame(conn, text);
+    else if (conn.protocol === 'bash') this.#reader.bashFrame(conn, text);
     else this.#reader.legacyFrame(conn, text);
   }
 

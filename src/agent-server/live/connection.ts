@@ -4,7 +4,8 @@ import { SeqOrder } from './seq-order.js';
 import type { ResolvedAuth } from './socket-auth.js';
 import { type WebSocketLike, WS_CONNECTING, WS_OPEN } from './web-socket.js';
 
-export type LiveProtocol = 'session' | 'events';
+/** The socket a connection follows; `bash` is `/sockets/bash-events` (legacy-style frames, no snapshot). */
+export type LiveProtocol = 'session' | 'events' | 'bash';
 
 /**
  * How a connection catches up before it goes live: `none` (the socket's own replay is enough, or live only),

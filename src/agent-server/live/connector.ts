@@ -8,6 +8,7 @@ import { redactText, redactUrl } from '../../core/redact.js';
 import type { ConversationStateMirror } from '../../models/index.js';
 import { isAgentServerVersionError, SubscriptionError, SubscriptionFrameTooLargeError } from '../errors.js';
 import { AGENT_SERVER_FEATURES, parseAgentServerVersion, supportsFeature } from '../version-gate.js';
+import { bashEventsSocketUrl } from './bash-events-adapter.js';
 import {
   type CloseDecision,
   classifyClose,
@@ -153,11 +154,13 @@ export class Connector {
     }
     if (this.#ended()) return;
     const protocol: LiveProtocol =
-      wanted === 'auto'
-        ? supportsFeature(version, AGENT_SERVER_FEATURES.sessionSocket)
-          ? 'session'
-          : 'events'
-        : wanted;
+      this.#ctx.socket === 'bash-events'
+        ? 'bash'
+        : wanted === 'auto'
+          ? supportsFeature(version, AGENT_SERVER_FEATURES.sessionSocket)
+            ? 'session'
+            : 'events'
+          : wanted;
     const start = startPoint(protocol, this.#options, {
       connections: number - 1,
       resume: this.#settings.resume,
@@ -198,6 +201,12 @@ export class Connector {
         ...(afterSeq === undefined ? {} : { after_seq: String(afterSeq) }),
         ...authQuery,
       });
+    }
+    if (conn.protocol === 'bash') {
+      // The bash socket resends all or nothing: everything, when anything is to be resent (the ledger drops
+      // what was delivered or is older than the start point).
+      const resend: Record<string, string> = conn.resend === undefined ? {} : { resend_all: 'true' };
+      return bashEventsSocketUrl(this.#ctx.baseUrl, { ...resend, ...authQuery });
     }
     const resend = resendQuery(conn.resend !== undefined ? { since: conn.resend } : 'none', conn.version);
     return eventsSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, { ...resend, ...authQuery });
@@ -275,6 +284,11 @@ export class Connector {
     conn.handshakeTimer = undefined;
     this.#refusals.opened();
     if (conn.auth === 'first-message' && key !== undefined) conn.socket?.send(authFrame(key));
+    // The bash socket sends no state: an open socket is a ready one (a refused key closes it 4001 instead).
+    if (conn.protocol === 'bash') {
+      this.#flow.becomeReady(conn, undefined);
+      return;
+    }
     conn.readyTimer = setTimeout(() => {
       conn.readyTimer = undefined;
       if (!this.isStale(conn) && !conn.ready) this.abandon(conn, { reason: 'ready-timeout' });

@@ -5,6 +5,11 @@ import type { Positioned } from './positioned.js';
 /** What the live layer needs from its client: addresses, credentials and the REST reads it falls back on. */
 export interface SubscriptionContext {
   baseUrl: string;
+  /**
+   * The socket to follow instead of the conversation's: `bash-events` (`/sockets/bash-events`; `conversationId`
+   * then only names the stream in logs, and the REST reads are the bash search route's).
+   */
+  socket?: 'bash-events';
   conversationId: string;
   logger: SafeLogger;
   secrets: () => readonly string[];

@@ -1,4 +1,5 @@
 import type { KnownEventMap } from '../../models/index.js';
+import { decodeBashFrame } from './bash-events-adapter.js';
 import type { Connection } from './connection.js';
 import type { SubscriptionContext } from './context.js';
 import type { DeliveryCore } from './delivery-core.js';
@@ -77,6 +78,19 @@ export class FrameReader {
     }
     const { item } = frame;
     if (divertTransient(item.event, this.#emitter)) return;
+    this.#persisted(conn, item);
+  }
+
+  /** `/sockets/bash-events`: persisted bash events take the legacy path; the server's error reply is reported. */
+  bashFrame(conn: Connection, text: string | undefined): void {
+    const frame = decodeBashFrame(text);
+    if (frame.type === 'invalid') this.#invalid('ignored a frame that is not a bash event', frame.error);
+    else if (frame.type === 'server-error') this.#emitter.emit('error', frame.error);
+    else this.#persisted(conn, frame.item);
+  }
+
+  /** A persisted event of a legacy-style socket: delivered when live, else held until the catch-up ends. */
+  #persisted(conn: Connection, item: Positioned): void {
     if (conn.live) {
       this.#sink.deliverLive(conn, item);
       return;

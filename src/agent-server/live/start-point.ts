@@ -35,7 +35,7 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
   const rest = (since: string | undefined, floor: ResumePosition | undefined): StartPoint => ({
     catchUp: { type: 'rest', since },
     floor,
-    resend: protocol === 'events' ? since : undefined,
+    resend: protocol !== 'session' ? since : undefined,
     afterSeq: undefined,
   });
   const liveOnly: StartPoint = {
@@ -64,7 +64,7 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
     return {
       catchUp: { type: 'contact', since: ledger.catchUpSince(), delivered: true },
       floor: undefined,
-      resend: protocol === 'events' ? ledger.position()?.timestamp : undefined,
+      resend: protocol !== 'session' ? ledger.position()?.timestamp : undefined,
       afterSeq: undefined,
     };
   }

@@ -92,8 +92,8 @@ export interface OpenInfo {
   auth: 'first-message' | 'header' | 'query' | 'none';
   /** The server's version, when `/server_info` gave one. */
   serverVersion: string | undefined;
-  /** The socket followed: `session` (`/sockets/session`) or `events` (`/sockets/events`). */
-  protocol: 'session' | 'events';
+  /** The socket followed: `session` (`/sockets/session`), `events` (`/sockets/events`) or `bash` (`/sockets/bash-events`). */
+  protocol: 'session' | 'events' | 'bash';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw/http';
-import { type BashResult, SimulatedBash } from './bash-simulation.js';
+import { type BashResult, sharedBash } from './bash-simulation.js';
 import { catalogHandlers } from './catalog-handlers.js';
 import { conversationExtraHandlers } from './conversation-extra-handlers.js';
 import { doubleContext } from './double-context.js';
@@ -50,7 +50,7 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
   const store = options.store ?? new AgentServerStore();
   const files = options.files ?? new SimulatedFiles();
   const git = options.git ?? new SimulatedGit(files);
-  const bash = new SimulatedBash(options.shell ?? simulatedShell({ files, git }));
+  const bash = sharedBash(store, () => options.shell ?? simulatedShell({ files, git }));
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
   const key = options.sessionApiKey;
   const runner = agentRunnerFor(store);

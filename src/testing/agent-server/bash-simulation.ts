@@ -47,9 +47,27 @@ const hex = () => crypto.randomUUID().replaceAll('-', '');
 export class SimulatedBash {
   readonly #events: Stored[] = [];
   readonly #shell: (command: string, cwd: string) => BashResult;
+  /** `/sockets/bash-events` subscribers: each gets every event as it is stored. */
+  readonly #subscribers = new Set<(event: Stored) => void>();
 
   constructor(shell: (command: string, cwd: string) => BashResult) {
     this.#shell = shell;
+  }
+
+  /** Calls `listener` with every event stored from now on; returns the unsubscribe. */
+  subscribe(listener: (event: Stored) => void): () => void {
+    this.#subscribers.add(listener);
+    return () => this.#subscribers.delete(listener);
+  }
+
+  /** Every stored event, oldest first (the socket's `resend_all`). */
+  all(): readonly Stored[] {
+    return [...this.#events];
+  }
+
+  #store(event: Stored): void {
+    this.#events.push(event);
+    for (const listener of this.#subscribers) listener(event);
   }
 
   start(command: string, cwd: unknown, timeout: unknown): Stored {
@@ -61,7 +79,7 @@ export class SimulatedBash {
       timestamp: new Date().toISOString(),
       kind: 'BashCommand',
     };
-    this.#events.push(event);
+    this.#store(event);
     return event;
   }
 
@@ -80,7 +98,7 @@ export class SimulatedBash {
       stderr: result.stderr || null,
       kind: 'BashOutput',
     };
-    this.#events.push(output);
+    this.#store(output);
     return output;
   }
 
@@ -98,8 +116,12 @@ export class SimulatedBash {
   search(query: URLSearchParams): { items: Stored[]; next_page_id: string | null } {
     const kind = query.get('kind__eq');
     const commandId = query.get('command_id__eq');
+    const since = query.get('timestamp__gte');
     let items = this.#events.filter(
-      (event) => (!kind || event.kind === kind) && (!commandId || event.command_id === commandId),
+      (event) =>
+        (!kind || event.kind === kind) &&
+        (!commandId || event.command_id === commandId) &&
+        (!since || event.timestamp >= since),
     );
     if (query.get('sort_order') === 'TIMESTAMP_DESC') items = [...items].reverse();
     const limit = Number(query.get('limit') ?? 100);
@@ -115,4 +137,22 @@ export class SimulatedBash {
     const idOf = (event: Stored) => `${event.timestamp.replace(/\D/g, '')}_${event.kind}_${event.id}`;
     return { items: page, next_page_id: next ? idOf(next) : null };
   }
+}
+
+const SHARED = new WeakMap<object, SimulatedBash>();
+
+/**
+ * The one bash log of a simulated server: the REST handlers and the `/sockets/bash-events` handler of the same
+ * store share it (made by whichever comes first; `makeShell` only runs then).
+ */
+export function sharedBash(
+  store: object,
+  makeShell: () => (command: string, cwd: string) => BashResult,
+): SimulatedBash {
+  let bash = SHARED.get(store);
+  if (!bash) {
+    bash = new SimulatedBash(makeShell());
+    SHARED.set(store, bash);
+  }
+  return bash;
 }

@@ -1,8 +1,13 @@
 import { ws } from 'msw/ws';
+import { sharedBash } from './bash-simulation.js';
+import { BashSocketSession } from './bash-socket-session.js';
 import { agentRunnerFor } from './handlers.js';
+import { SimulatedGit } from './simulated-git.js';
+import { simulatedShell } from './simulated-shell.js';
 import { decideHandshake, EventSocketSession, type SocketSimulationOptions } from './socket-session.js';
 import { AgentServerStore } from './store.js';
 import { versionAtLeast } from './versions.js';
+import { SimulatedFiles } from './workspace-files.js';
 
 export interface AgentServerSocketHandlersOptions extends Partial<Omit<SocketSimulationOptions, 'runner'>> {
   /** `{base_url}` of the agent server (`http://…` or `ws://…`), e.g. `http://localhost:8000`. */
@@ -10,7 +15,8 @@ export interface AgentServerSocketHandlersOptions extends Partial<Omit<SocketSim
 }
 
 /**
- * msw `ws` handlers for `/sockets/events/{conversation_id}` and (servers ≥ 1.45.0) `/sockets/session/{…}`, speaking the protocol of the chosen server
+ * msw `ws` handlers for `/sockets/events/{conversation_id}`, (servers ≥ 1.45.0) `/sockets/session/{…}` and
+ * `/sockets/bash-events` (`BashSocketSession`, sharing the bash log of the REST handlers), speaking the protocol of the chosen server
  * version (see `EventSocketSession`). Pair it with `agentServerHandlers` on the same store. A refused
  * handshake is simulated the way a browser sees one: close 1006 without `open`.
  */
@@ -40,6 +46,14 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
     session.start();
   };
   const hasSessionSocket = versionAtLeast(simulation.version, [1, 45, 0]);
+  // The bash log is shared with the REST handlers of the same store; looked up at connect time, so that their
+  // `shell` option applies whichever handlers were made first (a bare shell when there are none).
+  const bashLog = () =>
+    sharedBash(store, () => {
+      const files = new SimulatedFiles();
+      return simulatedShell({ files, git: new SimulatedGit(files) });
+    });
+  const bashLink = ws.link(`${base}/sockets/bash-events`);
   // One link for both sockets: msw adds a listener to one shared BroadcastChannel per `ws.link()`, and a test
   // file with several simulated servers went past Node's limit of ten (MaxListenersExceededWarning).
   return [
@@ -50,6 +64,28 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
       // WebSocket client only sees as close 1006 without `open`.
       if (socket === 'events' || (socket === 'session' && hasSessionSocket)) onConnection(connection);
       else connection.client.close(1006, '');
+    }),
+    bashLink.addEventListener('connection', (connection) => {
+      for (const observe of OBSERVERS.get(base) ?? []) observe(connection as Connection);
+      const { client, info } = connection;
+      const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
+      const headerKey = Object.entries(protocols?.headers ?? {}).find(
+        ([name]) => name.toLowerCase() === 'x-session-api-key',
+      )?.[1];
+      if (decideHandshake(client.url, headerKey, simulation) === 'refuse') {
+        client.close(1006, '');
+        return;
+      }
+      const session = new BashSocketSession(
+        { send: sendWhenOpen(client), close: (code, reason) => client.close(code, reason) },
+        client.url,
+        headerKey,
+        simulation,
+        bashLog(),
+      );
+      client.addEventListener('message', (event) => session.onMessage(String(event.data)));
+      client.addEventListener('close', () => session.onClose());
+      session.start();
     }),
   ];
 }

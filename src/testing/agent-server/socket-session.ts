@@ -256,7 +256,11 @@ export class EventSocketSession {
 }
 
 /** The query key (every version), else the header (from 1.12.0). */
-function legacyKey(url: URL, headerKey: string | undefined, version: string | undefined): string | undefined {
+export function legacyKey(
+  url: URL,
+  headerKey: string | undefined,
+  version: string | undefined,
+): string | undefined {
   const query = url.searchParams.get('session_api_key');
   if (query !== null) return query;
   return atLeast(version, [1, 12, 0]) ? headerKey : undefined;

@@ -1,0 +1,74 @@
+import type { Page } from '../../core/paginate.js';
+import type { Decoder } from '../../core/transport.js';
+import type { BashCommand, BashEvent, BashOutput } from '../api/bash.js';
+import { decodeEvent } from '../api/bash.js';
+import { pageDecoder } from '../page-decoder.js';
+import { positionedBashEvent } from './bash-events-adapter.js';
+import type { Positioned } from './positioned.js';
+import type { CloseInfo, OpenInfo, ReconnectInfo, SubscribeOptions, SubscriptionPhase } from './types.js';
+
+/**
+ * Options of `bash.live()`: those of `subscribe` that mean something for a stream without a conversation state.
+ * `history: true` (or `after`) starts from the bash events already stored; the default is live only.
+ */
+export type BashLiveOptions = Pick<
+  SubscribeOptions,
+  | 'signal'
+  | 'resume'
+  | 'after'
+  | 'history'
+  | 'auth'
+  | 'WebSocket'
+  | 'reconnect'
+  | 'maxBufferedEvents'
+  | 'maxBufferedBytes'
+  | 'onOverflow'
+  | 'maxFrameBytes'
+  | 'connectTimeout'
+  | 'dedupeWindow'
+>;
+
+/** The bash stream's emitter events: every event, one name per kind, and the lifecycle of `Subscription`. */
+export interface BashLiveEventMap {
+  event: [event: BashEvent];
+  BashCommand: [event: BashCommand];
+  BashOutput: [event: BashOutput];
+  open: [info: OpenInfo];
+  reconnecting: [info: ReconnectInfo];
+  close: [info: CloseInfo];
+  error: [error: Error];
+}
+
+/**
+ * A live stream of `/sockets/bash-events` (`bash.live()`): the same machinery as `Subscription` (exactly once
+ * by id across reconnects and resends, in order, bounded buffers, reconnect policy), yielding bash events. An
+ * event of a kind this SDK does not know yet is passed on as it came.
+ */
+export interface BashLiveStream extends AsyncIterable<BashEvent> {
+  /** Resolves when the first connection is open; rejects if the stream ends first. */
+  readonly ready: Promise<unknown>;
+  readonly phase: SubscriptionPhase;
+  readonly closed: boolean;
+  /** Events waiting in the fullest `for await` buffer. */
+  readonly buffered: number;
+  on<K extends keyof BashLiveEventMap>(name: K, listener: (...args: BashLiveEventMap[K]) => void): this;
+  once<K extends keyof BashLiveEventMap>(name: K, listener: (...args: BashLiveEventMap[K]) => void): this;
+  off<K extends keyof BashLiveEventMap>(name: K, listener?: (...args: BashLiveEventMap[K]) => void): this;
+  /** Ends the stream: closes the socket and cancels every timer and request. */
+  close(): void;
+}
+
+/** The server-wide bash search route, the catch-up read of `/sockets/bash-events` (no leading slash). */
+export const BASH_SEARCH_PATH = 'api/bash/bash_events/search';
+
+/** A page of the bash search route decoded straight into positioned items (the REST catch-up). */
+export function bashCatchUpPageDecoder(measure: boolean): Decoder<Page<Positioned>> {
+  return pageDecoder((raw) => {
+    const parsed = decodeEvent(raw);
+    if (!parsed.success) return parsed;
+    return {
+      success: true,
+      data: positionedBashEvent(parsed.data, measure ? JSON.stringify(raw).length : 0),
+    };
+  });
+}

@@ -1,35 +1,21 @@
-import type * as z from 'zod/mini';
 import { SecretRegistry } from '../core/auth.js';
 import { BaseClient } from '../core/base-client.js';
-import { type EnvDefaults, resolveClientOptions } from '../core/client-options.js';
+import { resolveClientOptions } from '../core/client-options.js';
 import { type DeleteResult, deleteResult } from '../core/delete-result.js';
 import { errorMessageFromBody } from '../core/error-body.js';
-import {
-  type APIError,
-  isAuthenticationError,
-  isBadRequestError,
-  RequestValidationError,
-  withMessage,
-} from '../core/errors.js';
-import {
-  type ClientOptions,
-  type Credential,
-  type RequestOptions,
-  resolveCredential,
-} from '../core/options.js';
+import { type APIError, isAuthenticationError, isBadRequestError, withMessage } from '../core/errors.js';
+import { type Credential, type RequestOptions, resolveCredential } from '../core/options.js';
 import { checkPathSegment, pathSegment } from '../core/path-segment.js';
-import type { CallSpec, Decoder } from '../core/transport.js';
+import type { CallSpec } from '../core/transport.js';
 import { optionsObject, requireNonEmptyString } from '../core/validate.js';
+import { loginTokenExpiresAt, type Session } from './admin-token.js';
 import { deriveTemplate, prepareWarmRuntimeConfigBody, type TemplateOverrides } from './body.js';
 import {
   checkEphemeralStorage,
   configsUsingImage,
   findSharedImages,
-  type SharedImage,
-  type StorageCheck,
   type StorageCheckOptions,
   type UpgradeChecklistOptions,
-  type UpgradeStep,
   upgradeChecklist,
 } from './checks.js';
 import {
@@ -38,16 +24,29 @@ import {
   type Pbkdf2Engine,
 } from './compute-admin-login-hash.js';
 import {
-  AdminDisabledError,
   AdminLoginError,
+  adminDisabledOn403,
   isAdminDisabledError,
+  missingAdminCredentials,
   Pbkdf2IterationsError,
   RuntimePreconditionError,
+  saysWrongPassword,
+  sharedImageError,
   WarmRuntimeConfigNotFoundError,
 } from './errors.js';
 import { jwtExpiresAt, jwtIssuedAt } from './jwt.js';
 import {
+  checkRuntimeOptions,
+  DEFAULT_MIN_PBKDF2_ITERATIONS,
+  type PoolChecks,
+  RUNTIME_ENV,
+  type RuntimeAdminClientOptions,
+  type SavedWarmRuntimeConfig,
+  type SaveOptions,
+} from './options.js';
+import {
   type ApiKey,
+  decoder,
   runtimeSchemas,
   type WarmRuntimeConfig,
   type WarmRuntimeConfigBody,
@@ -55,82 +54,7 @@ import {
 import { secretEnvValues } from './secret-env.js';
 import { SharedCall } from './shared-call.js';
 
-/** Admin JWT lifetime when the token carries no `exp` claim. */
-export const ADMIN_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-export interface RuntimeAdminClientOptions extends ClientOptions {
-  /** `{runtime_api_url}`; default `RUNTIME_API_URL`. E.g. `https://runtime-api.example.com`. */
-  baseUrl?: string | undefined;
-  /** Admin password for the PBKDF2 challenge-response login; default `ADMIN_PASSWORD`. */
-  adminPassword?: Credential | undefined;
-  /**
-   * A pre-obtained admin JWT: used instead of the login handshake. When the service refuses it (401) and an
-   * admin password is configured, the client logs in.
-   */
-  adminToken?: Credential | undefined;
-  /**
-   * A regular API key, sent as `X-API-Key` to `GET /api/warm-runtime-configs`; default `API_KEY`. Without one
-   * the client logs in and uses the key named `default`.
-   */
-  apiKey?: Credential | undefined;
-  /**
-   * Log in again this long before the JWT's expiry, in ms. Default 60 000. For a token that lives less than
-   * twice the margin, half its lifetime is used instead, so short-lived tokens are still reused.
-   */
-  tokenRefreshMargin?: number | undefined;
-  /** PBKDF2 implementation of the login; default `auto` (WebCrypto when present, else @noble/hashes). */
-  pbkdf2Engine?: Pbkdf2Engine | undefined;
-  /**
-   * Most PBKDF2 iterations an admin challenge may ask for; more is `Pbkdf2IterationsError` before hashing.
-   * Default 10 000 000.
-   */
-  maxPbkdf2Iterations?: number | undefined;
-  /**
-   * Fewest PBKDF2 iterations an admin challenge may ask for; fewer is `Pbkdf2IterationsError` (`bound: 'min'`)
-   * before hashing, as a cheap hash sent over the wire cracks offline. Default 10 000 (the runtime API's value).
-   */
-  minPbkdf2Iterations?: number | undefined;
-  /** The clock, in ms since the epoch (for tests). Default `Date.now`. */
-  now?: (() => number) | undefined;
-}
-
-/** The answer to a save: the configuration as stored. */
-export type SavedWarmRuntimeConfig = WarmRuntimeConfigBody & { name: string; source?: 'file' | 'db' };
-
-export interface SaveOptions extends RequestOptions {
-  /**
-   * Refuse (with `RuntimePreconditionError` code `SHARED_IMAGE`, before the PUT) when another configuration of
-   * the effective set already uses the body's image (warm-pool rule 1). Costs one list call. Default false.
-   */
-  rejectSharedImage?: boolean;
-}
-
-export interface PoolChecks {
-  /** Rule 1: images shared by two or more configurations. */
-  sharedImages: SharedImage[];
-  /** Rule 2, when `nodeCapacity` was given. */
-  storage?: StorageCheck;
-  /** The steps to run after a platform upgrade. */
-  upgrade: UpgradeStep[];
-}
-
-interface Session {
-  token: string;
-  expiresAt: number;
-  /** When to log in again: `expiresAt` less the margin, adapted to the token's lifetime. */
-  refreshAt: number;
-  /** `login`: from our handshake; `option`: the `adminToken` option. */
-  origin: 'login' | 'option';
-}
-
 type AdminSpec<T> = Omit<CallSpec<T>, 'mapError'> & { mapError?: (error: APIError) => APIError };
-
-/** The environment variables `RuntimeAdminClient` reads for options left out (docs/getting-started.md). */
-const RUNTIME_ENV: EnvDefaults<RuntimeAdminClientOptions> = {
-  baseUrl: 'RUNTIME_API_URL',
-  adminPassword: 'ADMIN_PASSWORD',
-  apiKey: 'API_KEY',
-};
 
 /**
  * Sandbox-pool administration: the admin login, API keys and warm-runtime configurations, with the
@@ -476,7 +400,7 @@ export class RuntimeAdminClient extends BaseClient {
     body: WarmRuntimeConfigBody | Record<string, unknown>,
     options: SaveOptions = {},
   ): Promise<SavedWarmRuntimeConfig> {
-    requireConfigName(name);
+    checkPathSegment(name, 'name');
     const prepared = prepareWarmRuntimeConfigBody(body);
     // A server may echo the body back in an error (a 422's `input`): its credential-like values are secrets.
     for (const value of secretEnvValues(prepared.environment)) this.#secrets.add(value);
@@ -504,7 +428,7 @@ export class RuntimeAdminClient extends BaseClient {
    * unknown; list the configurations to find out.
    */
   async deleteWarmRuntimeConfig(name: string, options: RequestOptions = {}): Promise<DeleteResult> {
-    requireConfigName(name);
+    checkPathSegment(name, 'name');
     const answer = await this.#admin({
       method: 'DELETE',
       path: configPath(name),
@@ -550,7 +474,8 @@ export class RuntimeAdminClient extends BaseClient {
   }
 }
 
-function waitOptions(given: RequestOptions): { signal?: AbortSignal; timeout?: number } {
+/** The caller's signal and timeout (what a shared login waits with). */
+function waitOptions(given: RequestOptions): Pick<CallSpec<unknown>, 'signal' | 'timeout'> {
   const options = optionsObject(given);
   return {
     ...(options.signal ? { signal: options.signal } : {}),
@@ -558,104 +483,10 @@ function waitOptions(given: RequestOptions): { signal?: AbortSignal; timeout?: n
   };
 }
 
-function checkRuntimeOptions(options: RuntimeAdminClientOptions): void {
-  const { tokenRefreshMargin, maxPbkdf2Iterations, minPbkdf2Iterations, pbkdf2Engine, now } = options;
-  if (
-    tokenRefreshMargin !== undefined &&
-    !(
-      typeof tokenRefreshMargin === 'number' &&
-      Number.isFinite(tokenRefreshMargin) &&
-      tokenRefreshMargin >= 0
-    )
-  ) {
-    throw new RequestValidationError('must be a number of milliseconds >= 0', 'tokenRefreshMargin');
-  }
-  if (
-    maxPbkdf2Iterations !== undefined &&
-    !(Number.isSafeInteger(maxPbkdf2Iterations) && maxPbkdf2Iterations >= 1)
-  ) {
-    throw new RequestValidationError('must be a positive integer', 'maxPbkdf2Iterations');
-  }
-  if (
-    minPbkdf2Iterations !== undefined &&
-    !(Number.isSafeInteger(minPbkdf2Iterations) && minPbkdf2Iterations >= 1)
-  ) {
-    throw new RequestValidationError('must be a positive integer', 'minPbkdf2Iterations');
-  }
-  if (pbkdf2Engine !== undefined && !['auto', 'webcrypto', 'js'].includes(pbkdf2Engine)) {
-    throw new RequestValidationError('must be auto, webcrypto or js', 'pbkdf2Engine');
-  }
-  if (now !== undefined && typeof now !== 'function') {
-    throw new RequestValidationError('must be a function returning ms since the epoch', 'now');
-  }
-}
-
+/** The caller's signal, timeout and headers, for one request. */
 function callOptions(given: RequestOptions): Pick<CallSpec<unknown>, 'signal' | 'timeout' | 'headers'> {
-  const options = optionsObject(given);
-  return {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
-}
-
-/**
- * Checks an answer against `schema` and returns the answer itself (the schemas have no defaults or
- * transforms), so fields keep the service's order: `list` and `template` print them as the service sent them.
- */
-function decoder<S extends z.ZodMiniType>(schema: S): Decoder<z.output<S>> {
-  return (input) => {
-    const result = schema.safeParse(input);
-    return result.success
-      ? { success: true, data: input as z.output<S> }
-      : (result as ReturnType<Decoder<z.output<S>>>);
-  };
-}
-
-/** 403 on the login endpoints always means "admin disabled"; on other admin routes, when the body says so. */
-function adminDisabledOn403(error: APIError, checkBody = false): APIError {
-  if (error.status !== 403) return error;
-  if (checkBody && !/admin|disabled/i.test(errorMessageFromBody(error.body, ''))) return error;
-  return new AdminDisabledError(error);
-}
-
-/**
- * When a token just received from the login expires, on the local clock. Its lifetime is read on the
- * server's clock (`exp - iat`) and counted from receipt, so a client clock ahead of the server's does not
- * see every new token as expired (and log in before every call). Without `iat`, `exp` is used while it
- * lies ahead; a token that looks expired on arrival was just issued, so the service's 24 hours apply.
- */
-function loginTokenExpiresAt(token: string, receivedAt: number): number {
-  const exp = jwtExpiresAt(token);
-  const iat = jwtIssuedAt(token);
-  if (exp === undefined) return receivedAt + ADMIN_TOKEN_LIFETIME_MS;
-  if (iat !== undefined && exp > iat) return receivedAt + (exp - iat);
-  return exp > receivedAt ? exp : receivedAt + ADMIN_TOKEN_LIFETIME_MS;
-}
-
-/** Default floor on the PBKDF2 rounds an admin challenge may ask for: the runtime API's own count. */
-export const DEFAULT_MIN_PBKDF2_ITERATIONS = 10_000;
-
-function saysWrongPassword(body: unknown): boolean {
-  return /password/i.test(errorMessageFromBody(body, ''));
-}
-
-function missingAdminCredentials(): RuntimePreconditionError {
-  return new RuntimePreconditionError(
-    'MISSING_ADMIN_CREDENTIALS',
-    'ADMIN_PASSWORD (or ADMIN_TOKEN) is not set: admin routes need the admin password or an admin JWT.',
-  );
-}
-
-function sharedImageError(name: string, image: string, others: string[]): RuntimePreconditionError {
-  return new RuntimePreconditionError(
-    'SHARED_IMAGE',
-    `Image ${image} is already used by ${others.join(', ')}: configurations sharing an image cannot be selected independently (warm-pool rule 1). Give ${name} its own image tag.`,
-  );
-}
-
-function requireConfigName(name: string): void {
-  checkPathSegment(name, 'name');
+  const headers = optionsObject(given).headers;
+  return { ...waitOptions(given), ...(headers ? { headers } : {}) };
 }
 
 /** Like Python's `urllib.parse.quote(name, safe="")`, which the helper CLI uses. */

@@ -1,3 +1,4 @@
+import { errorMessageFromBody } from '../core/error-body.js';
 import {
   AgentPlatformError,
   type APIError,
@@ -122,3 +123,30 @@ export const isRuntimePreconditionError =
   /* @__PURE__ */ errorGuard<RuntimePreconditionError>('RuntimePreconditionError');
 export const isPbkdf2IterationsError =
   /* @__PURE__ */ errorGuard<Pbkdf2IterationsError>('Pbkdf2IterationsError');
+
+// What the client makes of the runtime API's refusals.
+
+/** 403 on the login endpoints always means "admin disabled"; on other admin routes, when the body says so. */
+export function adminDisabledOn403(error: APIError, checkBody = false): APIError {
+  if (error.status !== 403) return error;
+  if (checkBody && !/admin|disabled/i.test(errorMessageFromBody(error.body, ''))) return error;
+  return new AdminDisabledError(error);
+}
+
+export function saysWrongPassword(body: unknown): boolean {
+  return /password/i.test(errorMessageFromBody(body, ''));
+}
+
+export function missingAdminCredentials(): RuntimePreconditionError {
+  return new RuntimePreconditionError(
+    'MISSING_ADMIN_CREDENTIALS',
+    'ADMIN_PASSWORD (or ADMIN_TOKEN) is not set: admin routes need the admin password or an admin JWT.',
+  );
+}
+
+export function sharedImageError(name: string, image: string, others: string[]): RuntimePreconditionError {
+  return new RuntimePreconditionError(
+    'SHARED_IMAGE',
+    `Image ${image} is already used by ${others.join(', ')}: configurations sharing an image cannot be selected independently (warm-pool rule 1). Give ${name} its own image tag.`,
+  );
+}

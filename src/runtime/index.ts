@@ -1,4 +1,5 @@
 export type { DeleteResult } from '../core/delete-result.js';
+export { ADMIN_TOKEN_LIFETIME_MS } from './admin-token.js';
 export {
   deriveTemplate,
   IDENTITY_FIELDS,
@@ -23,14 +24,7 @@ export {
   type UpgradeStep,
   upgradeChecklist,
 } from './checks.js';
-export {
-  ADMIN_TOKEN_LIFETIME_MS,
-  type PoolChecks,
-  RuntimeAdminClient,
-  type RuntimeAdminClientOptions,
-  type SavedWarmRuntimeConfig,
-  type SaveOptions,
-} from './client.js';
+export { RuntimeAdminClient } from './client.js';
 export {
   type ComputeAdminLoginHashOptions,
   computeAdminLoginHash,
@@ -52,6 +46,12 @@ export {
   RuntimePreconditionError,
   WarmRuntimeConfigNotFoundError,
 } from './errors.js';
+export type {
+  PoolChecks,
+  RuntimeAdminClientOptions,
+  SavedWarmRuntimeConfig,
+  SaveOptions,
+} from './options.js';
 export type {
   AdminChallenge,
   ApiKey,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { Decoder } from '../core/transport.js';
 // The answers' types, written out from the schemas below by scripts/write-public-types.ts (keeps zod out of
 // the package declarations).
 import type {
@@ -107,4 +108,17 @@ export interface WarmRuntimeConfigBody {
   /** S3-backed workspace instead of a persistent volume claim. */
   fuse_s3_mount?: boolean | null;
   [field: string]: unknown;
+}
+
+/**
+ * Checks an answer against `schema` and returns the answer itself (the schemas have no defaults or
+ * transforms), so fields keep the service's order: `list` and `template` print them as the service sent them.
+ */
+export function decoder<S extends z.ZodMiniType>(schema: S): Decoder<z.output<S>> {
+  return (input) => {
+    const result = schema.safeParse(input);
+    return result.success
+      ? { success: true, data: input as z.output<S> }
+      : (result as ReturnType<Decoder<z.output<S>>>);
+  };
 }

@@ -1,12 +1,5 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
-import { errorMessageFromBody } from '../core/error-body.js';
-import {
-  type APIError,
-  isAPIConnectionError,
-  isAPIError,
-  isRequestValidationError,
-  isResponseValidationError,
-} from '../core/errors.js';
+import { isAPIConnectionError } from '../core/errors.js';
 import type { Logger, LogLevel } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
 import {
@@ -16,12 +9,12 @@ import {
   upgradeChecklist,
 } from '../runtime/checks.js';
 import { RuntimeAdminClient } from '../runtime/client.js';
-import { isRuntimePreconditionError } from '../runtime/errors.js';
 import { shellQuote } from '../runtime/shell-quote.js';
 import { type CommandSpec, type ParsedArgs, selectCommand } from './args.js';
 import { runKubectl, which } from './kubectl.js';
 import { errorJson, maskEnvironmentSecrets, prettyJson } from './output.js';
 import { jsonErrorPlace, oneLine } from './safe-text.js';
+import { CliFailure, toFailure } from './warm-pools-failure.js';
 
 export const PROG = 'warm-pools';
 
@@ -31,16 +24,6 @@ export interface CliIo {
   stderr: { write(text: string): unknown };
   stdin: AsyncIterable<string | Uint8Array> & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
-}
-
-/** A failed precondition (exit 1) or a failed call (exit 2), with the message for stderr. */
-class CliFailure extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2,
-  ) {
-    super(message);
-  }
 }
 
 interface Context {
@@ -321,58 +304,6 @@ function makeClient(env: NodeJS.ProcessEnv, err: (text: string) => void): Runtim
     logger,
     logLevel: ['off', 'error', 'warn', 'info', 'debug'].includes(level) ? level : 'warn',
   });
-}
-
-/** The message and exit code of an error, in the helper CLI's words. */
-function toFailure(error: unknown, client: RuntimeAdminClient | undefined): CliFailure {
-  if (error instanceof CliFailure) return error;
-  if (isRuntimePreconditionError(error)) return new CliFailure(error.message, 1);
-  if (isRequestValidationError(error)) {
-    return new CliFailure(`Invalid input: ${error.message}`, 1);
-  }
-  if (isAPIError(error)) return new CliFailure(httpFailure(error, client), 2);
-  if (isAPIConnectionError(error)) {
-    return new CliFailure(
-      `Could not connect to ${client?.baseUrl ?? 'the runtime API'}: ${error.message}`,
-      2,
-    );
-  }
-  if (isResponseValidationError(error)) {
-    return new CliFailure(`Unexpected answer from the runtime API: ${error.message}`, 2);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new CliFailure(message, 1);
-}
-
-/** `HTTP <code> <METHOD> <path>: <body>`, then our explanation when it says more than the body. */
-function httpFailure(error: APIError, client: RuntimeAdminClient | undefined): string {
-  const base = client?.baseUrl ?? '';
-  const path = base && error.url.startsWith(base) ? error.url.slice(base.length) : safePath(error.url);
-  const body =
-    error.body === undefined || error.body === null || error.body === ''
-      ? ''
-      : typeof error.body === 'string'
-        ? error.body
-        : JSON.stringify(error.body);
-  const first = `HTTP ${error.status} ${error.method} ${path}: ${body}`;
-  const prefix = `${error.status} `;
-  const suffix = ` (${error.method} ${error.url})`;
-  const explanation =
-    error.message.startsWith(prefix) && error.message.endsWith(suffix)
-      ? error.message.slice(prefix.length, error.message.length - suffix.length)
-      : error.message;
-  return explanation === errorMessageFromBody(error.body, '') || explanation === ''
-    ? first
-    : `${first}\n${explanation}`;
-}
-
-function safePath(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.pathname + parsed.search;
-  } catch {
-    return url;
-  }
 }
 
 function parseCount(value: string | undefined, option = 'count'): number | undefined {

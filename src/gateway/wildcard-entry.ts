@@ -23,7 +23,7 @@ export const PATTERN_B_WARNINGS: readonly GatewayConfigNote[] = [
     level: 'warning',
     code: 'pattern-b-model-list-size',
     message:
-      'the model list will return 200 or more entries: the configured ones, the built-in registry of the compatible family as compat/<model> (most of which do not exist upstream, and which are sent upstream with their provider prefix), and a literal "*" on some gateway versions',
+      'the model list will return 200 or more entries: the configured ones, the built-in registry of the compatible family (as compat/<model> up to gateway 1.108, sent upstream with their provider prefix; as bare names from 1.110), most of which do not exist upstream, and a literal "*" on some gateway versions',
   },
   {
     level: 'warning',

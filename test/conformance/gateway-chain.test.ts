@@ -17,6 +17,7 @@ import {
 import { requirePeer, versionsUnderTest } from '../peers/peers.js';
 import { mapHeaderName } from './gateway/bridge.js';
 import { EXTERNAL_MASTER_KEY, type GatewayChain, startGatewayChain, UPSTREAM_KEY } from './gateway/chain.js';
+import { compareVersions } from './support/record.js';
 
 /** What a client of the built-in gateway sends besides the model call: forwarded or not, by the real rule. */
 const CLIENT_HEADERS: Record<string, string> = {
@@ -94,6 +95,13 @@ const last = <T>(list: T[]): T => {
 for (const { version } of versionsUnderTest('gateway')) {
   const venv = requirePeer('gateway', version);
 
+  // Up to 1.108 the wildcard lists the compatible family's registry as `compat/<model>`; 1.110 lists it under the
+  // bare names a caller sends, which `*` maps to `compat/<model>` (docs/compatibility.md, G13).
+  const listsBareNames = compareVersions(version, '1.110.0') >= 0;
+  const registryNames = (ids: string[]) =>
+    listsBareNames
+      ? ids.filter((id) => id !== 'chained-same-kind' && id !== '*')
+      : ids.filter((id) => id.startsWith('compat/'));
   describe.skipIf(!venv)(`real gateway chain, LiteLLM ${version}`, () => {
     let chain: GatewayChain;
     let started = 0;
@@ -275,7 +283,7 @@ for (const { version } of versionsUnderTest('gateway')) {
       const gateway = client(chain, chain.wildcard.url);
       const ids = (await gateway.listModels()).map((model) => model.id);
       expect(ids).toContain('chained-same-kind');
-      const registry = ids.filter((id) => id.startsWith('compat/'));
+      const registry = registryNames(ids);
       expect(registry.length).toBeGreaterThanOrEqual(200);
       expect(ids.length).toBeGreaterThanOrEqual(200);
       const withRoutes = await fetch(`${chain.wildcard.url}/v1/models?return_wildcard_routes=true`, {
@@ -284,7 +292,7 @@ for (const { version } of versionsUnderTest('gateway')) {
       const routeIds = ((await withRoutes.json()) as { data: { id: string }[] }).data.map((m) => m.id);
       expect(routeIds).toContain('*');
       console.log(
-        `gateway ${version}: wildcard list ${ids.length} entries (${registry.length} compat/, ${new Set(ids).size} distinct, literal "*" ${ids.includes('*') ? 'listed' : 'not listed'})`,
+        `gateway ${version}: wildcard list ${ids.length} entries (${registry.length} registry names, ${new Set(ids).size} distinct, literal "*" ${ids.includes('*') ? 'listed' : 'not listed'})`,
       );
     });
 
@@ -305,25 +313,34 @@ for (const { version } of versionsUnderTest('gateway')) {
 
       // Every registry name of the list reaches the external gateway, which does not serve it (its 400). The
       // registry's mode of the name picks the endpoint: chat models go to /chat/completions with their prefix
-      // (`openai/…` on the real wire), Responses-only models (the -pro, -codex and deep-research families) to
+      // (`openai/…` on the real wire up to 1.108; 1.110 sends the bare name, and its `…-latest` aliases as the
+      // model they stand for), Responses-only models (the -pro, -codex and deep-research families) to
       // /responses (1.94.1 strips the prefix there), completion models to /completions. The list comes in a
       // different order on every start, so all of it is probed.
-      const registry = (await gateway.listModels()).map((m) => m.id).filter((id) => id.startsWith('compat/'));
+      const registry = registryNames((await gateway.listModels()).map((m) => m.id));
       const byPath: Record<string, number> = {};
+      const aliases: string[] = [];
       for (const name of new Set(registry)) {
         const registryCall = await failure(gateway.probeModel(name));
         expect(registryCall.status, name).toBe(400);
         const hop = last(chain.external.received);
-        const real = name.replace(/^compat\//, 'openai/');
+        byPath[hop.path] = (byPath[hop.path] ?? 0) + 1;
+        if (listsBareNames && hop.body.model !== name && name.endsWith('-latest')) {
+          aliases.push(`${name} → ${String(hop.body.model)}`);
+          continue;
+        }
+        const real = listsBareNames ? name : name.replace(/^compat\//, 'openai/');
         const expected =
           hop.path === '/v1/responses' && version === '1.94.1' ? real.replace(/^openai\//, '') : real;
         expect(`${hop.path} ${hop.body.model}`, name).toMatch(
           new RegExp(`^/v1/(chat/completions|responses|completions) ${escapeRegExp(expected)}$`),
         );
-        byPath[hop.path] = (byPath[hop.path] ?? 0) + 1;
       }
       expect(byPath['/v1/chat/completions']).toBeGreaterThan(registry.length / 2);
-      console.log(`gateway ${version}: registry names by endpoint ${JSON.stringify(byPath)}`);
+      expect(aliases.length).toBeLessThan(registry.length / 10);
+      console.log(
+        `gateway ${version}: registry names by endpoint ${JSON.stringify(byPath)}; aliases resolved: ${aliases.join(', ') || 'none'}`,
+      );
     });
 
     it('/model/new, /model/delete and spend logs without a database: typed errors that say so, no key shown', async () => {

@@ -1,43 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuntimeAdminClient } from '../../src/runtime/index.js';
 import type { SimulatorInfo } from '../../src/testing.js';
+import { type BuiltCli, buildAgentPlatformCli } from './support/build-cli.js';
 
-/**
- * The `agent-platform` CLI as a child process, built with esbuild from src/cli like tsup builds the bin: the
- * command and, next to it, the demo module it loads when a command runs. The output goes inside the repository
- * so that msw, ws and the other packages resolve from its node_modules, as they do from an installed package.
- */
-let work: string;
+/** The `agent-platform` CLI as a child process (test/cli/support/build-cli.ts), with its demo module. */
+let built: BuiltCli;
 let cli: string;
 
 beforeAll(async () => {
-  const cache = new URL('../../node_modules/.cache/', import.meta.url).pathname;
-  mkdirSync(cache, { recursive: true });
-  work = mkdtempSync(join(cache, 'agent-platform-cli-'));
-  await build({
-    entryPoints: {
-      'cli/agent-platform': new URL('../../src/cli/agent-platform.ts', import.meta.url).pathname,
-      'cli/demo': new URL('../../src/cli/demo.ts', import.meta.url).pathname,
-    },
-    outdir: work,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    logLevel: 'silent',
-  });
-  cli = join(work, 'cli', 'agent-platform.js');
+  built = await buildAgentPlatformCli({ withDemo: true });
+  cli = built.cli;
 }, 60_000);
 
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => built?.remove());
 
 interface Run {
   code: number | null;

@@ -90,6 +90,7 @@ export function classifyProbeFailure(
   code: number,
   reason: string,
   notFoundClose: boolean,
+  conversationId: string,
 ): CloseDecision {
   const init = { closeCode: code, closeReason: reason, cause: error };
   if (!notFoundClose && (isAuthenticationError(error) || isPermissionDeniedError(error)))
@@ -105,8 +106,8 @@ export function classifyProbeFailure(
       type: 'fail',
       error: new SubscriptionNotFoundError(
         notFoundClose
-          ? `The server closed the socket: ${code} ${reason || 'Conversation not found'}`
-          : 'The server refused the WebSocket handshake: the conversation does not exist',
+          ? `Conversation ${conversationId} not found (the server closed the socket: ${code} ${reason || 'Conversation not found'})`
+          : `Conversation ${conversationId} not found (the server refused the WebSocket handshake, and its REST API answers 404)`,
         init,
       ),
     };

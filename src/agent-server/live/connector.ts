@@ -222,7 +222,7 @@ export class Connector {
       await this.#ctx.probe(conn.abort.signal);
     } catch (error) {
       if (this.isStale(conn)) return;
-      const decision = classifyProbeFailure(error, 0, '', false);
+      const decision = classifyProbeFailure(error, 0, '', false, this.#ctx.conversationId);
       if (decision.type === 'fail' && decision.error.name === 'SubscriptionAuthenticationError')
         this.#finish('error', decision.error);
     }
@@ -386,7 +386,7 @@ export class Connector {
     try {
       await this.#ctx.probe(this.#lifetime.signal);
     } catch (error) {
-      if (!this.isStale(conn)) this.#decide(conn, classifyProbeFailure(error, code, reason, notFoundClose));
+      if (!this.isStale(conn)) this.#decide(conn, classifyProbeFailure(error, code, reason, notFoundClose, this.#ctx.conversationId));
       return;
     }
     if (this.isStale(conn)) return;

@@ -236,7 +236,13 @@ export class FrameReader {
       this.#sink.reportProtocolError(
         `event id ${item.id} was reused at seq ${item.seq}; not delivered again`,
       );
-    if (!conn.ready && item.event.kind === 'ConversationStateUpdateEvent' && !this.#sink.isStale(conn))
+    // A state update the server replays is history; the first state is the one at the end of the replay.
+    if (
+      !conn.ready &&
+      item.event.kind === 'ConversationStateUpdateEvent' &&
+      (conn.through === undefined || item.seq >= conn.through) &&
+      !this.#sink.isStale(conn)
+    )
       this.#sink.becomeReady(conn, item.timestamp);
     return going;
   }

@@ -13,7 +13,18 @@ import {
 } from '../../../src/agent-server/index.js';
 import { sleep, until } from '../simulated.js';
 
-import { client, durable, fast, fullState, hostile, ID, range, servers, take } from './hostile-session.js';
+import {
+  client,
+  durable,
+  event,
+  fast,
+  fullState,
+  hostile,
+  ID,
+  range,
+  servers,
+  take,
+} from './hostile-session.js';
 
 describe('/sockets/session against a hostile server', () => {
   it('duplicate and out-of-order envelopes, unknown envelope types and fields: every event once, in seq order', async () => {
@@ -35,6 +46,43 @@ describe('/sockets/session against a hostile server', () => {
     expect(await take(sub, 6)).toEqual(range(6));
     expect(server.paths[0]).toBe(`/sockets/session/${ID}`);
     expect(server.afterSeqs[0]).toBe('-1');
+  });
+
+  // The real 1.58.2 replays a finished conversation's history (state updates included, `finished` among them
+  // before the last statistics updates) and sends the snapshot after it: a replayed state update is history, not
+  // the state the connection starts with (test/conformance/cli-follow.test.ts found `follow --history` ending
+  // early on this).
+  it('history replay: open and phase live only once the replay reached sync.through_seq', async () => {
+    const stateUpdate = (seq: number, key: string, value: unknown) =>
+      durable(seq, {
+        event: {
+          ...event(seq),
+          kind: 'ConversationStateUpdateEvent',
+          source: 'environment',
+          key,
+          value,
+          llm_message: undefined,
+        },
+      });
+    const server = await hostile((socket) => {
+      socket.send(JSON.stringify({ type: 'sync', from_seq: -1, through_seq: 5 }));
+      socket.send(durable(0));
+      socket.send(stateUpdate(1, 'execution_status', 'running'));
+      socket.send(durable(2));
+      socket.send(stateUpdate(3, 'execution_status', 'finished'));
+      socket.send(stateUpdate(4, 'stats', {}));
+      socket.send(stateUpdate(5, 'stats', {}));
+      socket.send(fullState());
+    });
+    const sub = client(server).subscribe(ID, { history: true, reconnect: fast });
+    // Listeners run as each event is delivered: the phase then, and when `open` came.
+    const seen: string[] = [];
+    sub.on('event', (item) => seen.push(`${String(item.id)} ${sub.phase}`));
+    sub.on('open', () => seen.push('open'));
+    expect(await take(sub, 6)).toEqual(range(6));
+    expect(seen.slice(0, 6).map((line) => line.split(' ')[0])).toEqual(range(6));
+    expect(seen.slice(0, 6).filter((line) => line.endsWith(' live'))).toEqual([]);
+    expect(seen.slice(6)).toEqual(['open']);
   });
 
   it('an error envelope and a ServerErrorEvent go to the error channel as typed errors, not into the stream', async () => {
@@ -213,6 +261,7 @@ describe('/sockets/session against a hostile server', () => {
       )) as SubscriptionError;
       expect(isSubscriptionNotFoundError(error)).toBe(true);
       expect(error.closeCode).toBe(4004);
+      expect(error.message).toContain(`Conversation ${ID} not found`);
     });
 
     it('4004 while REST finds the conversation (a restarted server, lease): retried until it answers, nothing lost', async () => {

@@ -129,10 +129,12 @@ describe('fatal closes over a real socket: typed error, no reconnect', () => {
 
   it('close 4004 (unknown conversation)', async () => {
     const server = await start('1.25.0');
-    const sub = clientFor(server).subscribe(crypto.randomUUID(), { reconnect: { initialDelay: 5 } });
+    const missing = crypto.randomUUID();
+    const sub = clientFor(server).subscribe(missing, { reconnect: { initialDelay: 5 } });
     const error = (await sub.ready.catch((e: unknown) => e)) as SubscriptionError;
     expect(isSubscriptionNotFoundError(error)).toBe(true);
     expect(error.closeCode).toBe(4004);
+    expect(error.message).toContain(`Conversation ${missing} not found`);
     await sleep(100);
     expect(server.upgradeRequests()).toBe(1);
   });

@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // A MaxListenersExceededWarning fails the test file it happens in.
+    setupFiles: ['test/helpers/leak-warnings.ts'],
   },
 });

@@ -92,7 +92,8 @@ export interface MswSimulator extends SimulatorBase {
   /** The handlers answering for `info`'s URLs: `all` = `http` then `ws`. */
   readonly handlers: {
     http: RequestHandler[];
-    ws: WebSocketHandler[];
+    /** The sockets' handlers, each with the HTTP upgrade handler through which Node clients such as `ws` reach it. */
+    ws: (WebSocketHandler | RequestHandler)[];
     all: (RequestHandler | WebSocketHandler)[];
   };
   /** The msw server it set up (`listen` true), else undefined. */

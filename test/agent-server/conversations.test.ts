@@ -1,5 +1,4 @@
 import { HttpResponse, http } from 'msw/http';
-import { ws } from 'msw/ws';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ConversationsClient,
@@ -19,6 +18,7 @@ import {
   isUnprocessableEntityError,
   type RequestValidationError,
 } from '../../src/core/errors.js';
+import { socketDouble } from '../../src/testing/agent-server/socket-handlers.js';
 import { agentRunnerFor } from '../../src/testing.js';
 import { useMswServer } from '../helpers/msw.js';
 import { simulatedServer, sleep } from './simulated.js';
@@ -27,10 +27,8 @@ const KEY = 'conversations-key-555';
 const sim = simulatedServer('conversations.test', { version: '1.25.0', sessionApiKey: KEY });
 // REST works, every websocket handshake is refused: waitUntil must fall back to polling.
 const noSockets = simulatedServer('nosockets.test', { version: '1.25.0', sessionApiKey: KEY });
-const refuse = ws
-  .link('ws://nosockets.test/sockets/events/:id')
-  .addEventListener('connection', ({ client }) => client.close(1006, ''));
-const { server, requests } = useMswServer(...sim.handlers, ...noSockets.handlers.slice(0, -2), refuse);
+const refuse = socketDouble('ws://nosockets.test/sockets/events/:id', ({ client }) => client.close(1006, ''));
+const { server, requests } = useMswServer(...sim.handlers, ...noSockets.restHandlers, ...refuse);
 
 const { store } = sim;
 const client = new ConversationsClient({

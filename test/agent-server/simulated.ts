@@ -28,7 +28,7 @@ export function simulatedServer(
   const store = new AgentServerStore();
   const baseUrl = `http://${host}`;
   const connections: SeenConnection[] = [];
-  // Seen from the double's own handler: a second handler would double msw's listeners (observeSocketConnections).
+  // Seen from the double's own handler, before the double answers (observeSocketConnections).
   observeSocketConnections(baseUrl, ({ client, info, params }) => {
     if (params.socket !== 'events') return;
     const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
@@ -45,17 +45,16 @@ export function simulatedServer(
       seen.closed = true;
     });
   });
-  const handlers = [
-    ...agentServerHandlers({
-      baseUrl,
-      store,
-      version: options.version,
-      sessionApiKey: options.sessionApiKey,
-      agent: { stepDelayMs: 1 },
-    }),
-    ...agentServerSocketHandlers({ baseUrl, store, ...options }),
-  ];
-  return { baseUrl, store, connections, handlers };
+  // The REST API alone, for a test that puts sockets of its own beside it.
+  const restHandlers = agentServerHandlers({
+    baseUrl,
+    store,
+    version: options.version,
+    sessionApiKey: options.sessionApiKey,
+    agent: { stepDelayMs: 1 },
+  });
+  const handlers = [...restHandlers, ...agentServerSocketHandlers({ baseUrl, store, ...options })];
+  return { baseUrl, store, connections, handlers, restHandlers };
 }
 
 /** Waits until `predicate` holds (polling every few ms), or fails after `timeout` ms. */

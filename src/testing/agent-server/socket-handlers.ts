@@ -1,4 +1,6 @@
-import { ws } from 'msw/ws';
+import type { HttpHandler } from 'msw';
+import { http } from 'msw/http';
+import { WebSocketHandler, type WebSocketHandlerConnection, ws } from 'msw/ws';
 import { sharedBash } from './bash-simulation.js';
 import { BashSocketSession } from './bash-socket-session.js';
 import { agentRunnerFor } from './handlers.js';
@@ -24,7 +26,7 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
   const store = options.store ?? new AgentServerStore();
   const simulation: SocketSimulationOptions = { ...options, store, runner: agentRunnerFor(store) };
   const base = options.baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws');
-  const onConnection: Parameters<ReturnType<typeof ws.link>['addEventListener']>[1] = ({ client, info }) => {
+  const onConnection = ({ client, info }: Connection) => {
     // msw hands over the constructor's second argument as `protocols`: `{ headers }` for header auth.
     const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
     const headers = protocols?.headers ?? {};
@@ -53,11 +55,10 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
       const files = new SimulatedFiles();
       return simulatedShell({ files, git: new SimulatedGit(files) });
     });
-  const bashLink = ws.link(`${base}/sockets/bash-events`);
-  // One link for both sockets: msw adds a listener to one shared BroadcastChannel per `ws.link()`, and a test
-  // file with several simulated servers went past Node's limit of ten (MaxListenersExceededWarning).
+  // Handlers of our own, not `ws.link()`: msw's link adds a listener to its one BroadcastChannel per link and per
+  // connection, and leaks the latter for a handshake refused in the connection listener (see `socketDouble`).
   return [
-    socketLink(base).addEventListener('connection', (connection) => {
+    ...socketDouble(`${base}/sockets/:socket/:conversationId`, (connection) => {
       for (const observe of OBSERVERS.get(base) ?? []) observe(connection);
       const socket = connection.params.socket;
       // The session socket exists from 1.45.0; a handshake on a path the server lacks is its 404, which a
@@ -65,8 +66,8 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
       if (socket === 'events' || (socket === 'session' && hasSessionSocket)) onConnection(connection);
       else connection.client.close(1006, '');
     }),
-    bashLink.addEventListener('connection', (connection) => {
-      for (const observe of OBSERVERS.get(base) ?? []) observe(connection as Connection);
+    ...socketDouble(`${base}/sockets/bash-events`, (connection) => {
+      for (const observe of OBSERVERS.get(base) ?? []) observe(connection);
       const { client, info } = connection;
       const protocols = info.protocols as unknown as { headers?: Record<string, string> } | undefined;
       const headerKey = Object.entries(protocols?.headers ?? {}).find(
@@ -90,16 +91,14 @@ export function agentServerSocketHandlers(options: AgentServerSocketHandlersOpti
   ];
 }
 
-type Link = ReturnType<typeof ws.link>;
-type Connection = Parameters<Parameters<Link['addEventListener']>[1]>[0];
+/** A connection as a socket double sees it: msw's client and server handles, the handshake info, the path params. */
+export type Connection = WebSocketHandlerConnection;
 
-const LINKS = new Map<string, Link>();
 const OBSERVERS = new Map<string, Set<(connection: Connection) => void>>();
 
 /**
  * Calls `observe` with every socket connection to the double of `baseUrl`, from the double's own handler (for a
- * test's recorder). msw adds a listener to its shared BroadcastChannel per handler and connection: a second
- * handler on the same link doubled them.
+ * test's recorder, which thus sees a connection before the double answers it).
  */
 export function observeSocketConnections(baseUrl: string, observe: (connection: Connection) => void): void {
   const base = baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws');
@@ -112,17 +111,47 @@ export function observeSocketConnections(baseUrl: string, observe: (connection: 
 }
 
 /**
- * The msw link of `/sockets/{socket}/{conversation_id}` on one server (`params.socket` is `events` or
- * `session`), made once per base URL so that handlers of one server (the double's, a test's recorder) share it.
+ * msw handlers for the websocket `url` (`ws://host/path`, with `:params`) that call `onConnection` with each
+ * connection they match: what `ws.link(url).addEventListener('connection', onConnection)` gives (the websocket
+ * handler, and the HTTP `upgrade` handler that lets Node clients such as `ws` reach it), without the link.
+ *
+ * msw's link keeps its clients in a client manager that listens on one BroadcastChannel shared by every link of
+ * the process (msw 3.0.5, `WebSocketClientManager` in msw/lib/_chunks/ws.js): one `message` listener per
+ * `ws.link()`, never removed, and one per connection, removed on the client's `close` — registered only after
+ * `await this.addClient(client)`, so a connection closed in its `connection` listener (a refused handshake) has
+ * already closed by then and its listener stays for good. Past ten, Node warns of a leak
+ * (MaxListenersExceededWarning). Doubles use neither `link.clients` nor `broadcast()`, the only things the
+ * manager serves: this handler calls `onConnection` from `run()`, which msw awaits for each matching handler
+ * before it connects the handler's own (here empty) listeners, and adds no listener to the channel.
  */
-export function socketLink(base: string): Link {
-  const url = `${base.replace(/\/+$/, '').replace(/^http/, 'ws')}/sockets/:socket/:conversationId`;
-  let link = LINKS.get(url);
-  if (!link) {
-    link = ws.link(url);
-    LINKS.set(url, link);
+export function socketDouble(
+  url: string,
+  onConnection: (connection: Connection) => void,
+): [WebSocketHandler, HttpHandler] {
+  const handler = new SocketDoubleHandler(url, onConnection);
+  // As msw's own upgrade handler: a Node client's HTTP upgrade request becomes an intercepted WebSocket.
+  const upgrade = http.get(
+    ({ request }) =>
+      request.headers.get('upgrade')?.toLowerCase() === 'websocket' &&
+      handler.test(request.url.replace(/^http/, 'ws')),
+    ws.onUpgrade,
+  );
+  return [handler, upgrade];
+}
+
+class SocketDoubleHandler extends WebSocketHandler {
+  readonly #onConnection: (connection: Connection) => void;
+
+  constructor(url: string, onConnection: (connection: Connection) => void) {
+    super(url);
+    this.#onConnection = onConnection;
   }
-  return link;
+
+  override async run(...args: Parameters<WebSocketHandler['run']>): ReturnType<WebSocketHandler['run']> {
+    const connection = await super.run(...args);
+    if (connection) this.#onConnection(connection);
+    return connection;
+  }
 }
 
 /**

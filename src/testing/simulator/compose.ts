@@ -42,8 +42,11 @@ export interface ComposeOptions {
 export interface ComposedPlatform {
   stores: SimulatorStores;
   http: Record<SimulatedService, RequestHandler[]>;
-  /** msw `ws` handlers of the agent server's event socket (in-process mode). */
-  ws: WebSocketHandler[];
+  /**
+   * msw `ws` handlers of the agent server's sockets (in-process mode), each with the HTTP upgrade handler through
+   * which Node clients such as `ws` reach it.
+   */
+  ws: (WebSocketHandler | RequestHandler)[];
   installerConfigs: string[];
   configuredModels: string[];
 }

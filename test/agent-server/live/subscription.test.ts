@@ -18,7 +18,7 @@ import {
   isResponseValidationError,
 } from '../../../src/core/errors.js';
 import type { Event, MessageEvent } from '../../../src/models/index.js';
-import { socketLink } from '../../../src/testing/agent-server/socket-handlers.js';
+import { socketDouble } from '../../../src/testing/agent-server/socket-handlers.js';
 import { useMswServer } from '../../helpers/msw.js';
 import { label, simulatedServer, sleep, until } from '../simulated.js';
 
@@ -40,15 +40,13 @@ const hiddenInfo = http.get(
 );
 // Accepts every socket and then says nothing: no full_state, ever. Its REST API works.
 const silentRest = simulatedServer('silent.test', { version: '1.20.0' });
-const silentLink = socketLink('http://silent.test');
 let silentConnections = 0;
-const silent = silentLink.addEventListener('connection', () => {
+const silent = socketDouble('ws://silent.test/sockets/:socket/:conversationId', () => {
   silentConnections += 1;
 });
 // Refuses every handshake, while its REST API works (a proxy without websocket support, say).
-const refusingLink = socketLink('http://refusing.test');
 let refused = 0;
-const refusing = refusingLink.addEventListener('connection', ({ client }) => {
+const refusing = socketDouble('ws://refusing.test/sockets/:socket/:conversationId', ({ client }) => {
   refused += 1;
   client.close(1006, '');
 });
@@ -62,10 +60,10 @@ const { requests } = useMswServer(
   hiddenInfo,
   ...proxiedOld.handlers,
   ...open.handlers,
-  ...refusingRest.handlers.slice(0, -2),
-  ...silentRest.handlers.slice(0, -2),
-  silent,
-  refusing,
+  ...refusingRest.restHandlers,
+  ...silentRest.restHandlers,
+  ...silent,
+  ...refusing,
 );
 
 type Sim = ReturnType<typeof simulatedServer>;

@@ -111,7 +111,7 @@ function run(
 
 describe('delivery core: exactly once, in order', () => {
   // The events below lack fields with defaults, so they take zod's slow path: loaded first, it answers at once
-  // and the run stays synchronous (frames behind a slow decode waiting for it: frame-reader.test.ts).
+  // and the run stays synchronous (frames behind a slow decode waiting for it: test/agent-server/slow-path-decode.test.ts).
   beforeAll(loadEventParsers);
   it('any interleaving of lost frames, duplicates, reorderings and dropped connections', () => {
     fc.assert(

@@ -56,8 +56,3 @@ export function loadEventParsers(): Promise<Parsers> {
   loading ??= import('./parse.js').then((loaded) => (parsers = loaded));
   return loading;
 }
-
-/** `next(value)`, after `value` settles when it is a promise. */
-export function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U): U | Promise<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
-}

@@ -70,7 +70,10 @@ export class FrameReader {
   }
 
   legacyFrame(conn: Connection, text: string | undefined): void {
-    this.#inOrder(conn, decodeLegacyFrame(text), (frame) => this.#legacyFrame(conn, frame));
+    const frame = decodeLegacyFrame(text);
+    if (frame instanceof Promise || this.#pending !== undefined)
+      this.#inOrder(conn, frame, (decoded) => this.#legacyFrame(conn, decoded));
+    else this.#legacyFrame(conn, frame);
   }
 
   #legacyFrame(conn: Connection, frame: LegacyFrame): void {
@@ -119,12 +122,16 @@ export class FrameReader {
   }
 
   sessionFrame(conn: Connection, text: string | undefined): void {
-    this.#inOrder(conn, decodeSessionFrame(text), (frame) => this.#sessionFrame(conn, frame));
+    const frame = decodeSessionFrame(text);
+    // Nothing is allocated here for a frame decoded at once with none waiting (this runs for every frame).
+    if (frame instanceof Promise || this.#pending !== undefined)
+      this.#inOrder(conn, frame, (decoded) => this.#sessionFrame(conn, decoded));
+    else this.#sessionFrame(conn, frame);
   }
 
   /**
-   * Handles a decoded frame at once, unless it is still being decoded or an earlier frame of the connection is:
-   * then once the frames before it are handled (and only while the connection is current).
+   * Handles a frame still being decoded, or one of a connection with an earlier frame still being decoded, once
+   * the frames before it are handled (and only while the connection is current).
    */
   #inOrder<F>(conn: Connection, frame: F | Promise<F>, handle: (frame: F) => void): void {
     const pending = this.#pending?.conn === conn ? this.#pending.done : undefined;

@@ -1,4 +1,4 @@
-import { andThen, decodeOwnedEvent } from '../../models/decode-event.js';
+import { decodeOwnedEvent } from '../../models/decode-event.js';
 import { isConversationStateUpdateEvent } from '../../models/guards.js';
 import type { Event, KnownEventMap } from '../../models/index.js';
 import type { SafeParseResult } from '../../models/parse.js';
@@ -33,7 +33,10 @@ export function decodeLegacyFrame(text: string | undefined): LegacyFrame | Promi
   } catch {
     raw = text;
   }
-  return andThen(decodeOwnedEvent(raw, LENIENT), (parsed) => legacyFrame(raw, parsed, text.length));
+  const parsed = decodeOwnedEvent(raw, LENIENT);
+  return parsed instanceof Promise
+    ? parsed.then((settled) => legacyFrame(raw, settled, text.length))
+    : legacyFrame(raw, parsed, text.length);
 }
 
 function legacyFrame(raw: unknown, parsed: SafeParseResult<Event>, bytes: number): LegacyFrame {

@@ -1,6 +1,8 @@
 import type { Page } from '../../core/paginate.js';
 import type { DecodeResult, LazyDecoder } from '../../core/transport.js';
-import { andThen, decodeOwnedEvent } from '../../models/decode-event.js';
+import { decodeOwnedEvent } from '../../models/decode-event.js';
+import type { Event } from '../../models/index.js';
+import type { SafeParseResult } from '../../models/parse.js';
 import { pageDecoder } from '../page-decoder.js';
 import { positioned } from './legacy-events-adapter.js';
 import type { Positioned } from './positioned.js';
@@ -14,9 +16,18 @@ const LENIENT = { mode: 'lenient' } as const;
  */
 export function catchUpPageDecoder(measure: boolean): LazyDecoder<Page<Positioned>> {
   return pageDecoder((raw) => {
-    return andThen(decodeOwnedEvent(raw, LENIENT), (parsed): DecodeResult<Positioned> => {
-      if (!parsed.success) return parsed;
-      return { success: true, data: positioned(raw, parsed.data, measure ? JSON.stringify(raw).length : 0) };
-    });
+    const parsed = decodeOwnedEvent(raw, LENIENT);
+    return parsed instanceof Promise
+      ? parsed.then((settled) => catchUpItem(raw, settled, measure))
+      : catchUpItem(raw, parsed, measure);
   });
+}
+
+function catchUpItem(
+  raw: unknown,
+  parsed: SafeParseResult<Event>,
+  measure: boolean,
+): DecodeResult<Positioned> {
+  if (!parsed.success) return parsed;
+  return { success: true, data: positioned(raw, parsed.data, measure ? JSON.stringify(raw).length : 0) };
 }

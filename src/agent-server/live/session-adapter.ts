@@ -1,4 +1,4 @@
-import { andThen, decodeOwnedEvent } from '../../models/decode-event.js';
+import { decodeOwnedEvent } from '../../models/decode-event.js';
 import { isConversationStateUpdateEvent } from '../../models/guards.js';
 import type { Event, KnownEventMap } from '../../models/index.js';
 import type { SafeParseResult } from '../../models/parse.js';
@@ -47,15 +47,10 @@ export function decodeSessionFrame(text: string | undefined): SessionFrame | Pro
     case 'durable': {
       const seq = envelope.seq;
       const raw = envelope.event;
-      return andThen(decodeOwnedEvent(raw, LENIENT), (parsed): SessionFrame => {
-        if (!parsed.success) return { type: 'invalid', error: parsed.error };
-        if (!validSeq(seq))
-          return { type: 'bad-position', detail: `durable envelope with seq ${describe(seq)}` };
-        return {
-          type: 'durable',
-          item: positioned(raw, parsed.data, bytes, seq) as Positioned & { seq: number },
-        };
-      });
+      const parsed = decodeOwnedEvent(raw, LENIENT);
+      return parsed instanceof Promise
+        ? parsed.then((settled) => durableFrame(raw, settled, bytes, seq))
+        : durableFrame(raw, parsed, bytes, seq);
     }
     case 'transient':
       return decodeTransient(envelope.event, bytes);
@@ -82,8 +77,22 @@ export function decodeSessionFrame(text: string | undefined): SessionFrame | Pro
   }
 }
 
+function durableFrame(
+  raw: unknown,
+  parsed: SafeParseResult<Event>,
+  bytes: number,
+  seq: unknown,
+): SessionFrame {
+  if (!parsed.success) return { type: 'invalid', error: parsed.error };
+  if (!validSeq(seq)) return { type: 'bad-position', detail: `durable envelope with seq ${describe(seq)}` };
+  return { type: 'durable', item: positioned(raw, parsed.data, bytes, seq) as Positioned & { seq: number } };
+}
+
 function decodeTransient(raw: unknown, bytes: number): SessionFrame | Promise<SessionFrame> {
-  return andThen(decodeOwnedEvent(raw, LENIENT), (parsed) => transientFrame(raw, parsed, bytes));
+  const parsed = decodeOwnedEvent(raw, LENIENT);
+  return parsed instanceof Promise
+    ? parsed.then((settled) => transientFrame(raw, settled, bytes))
+    : transientFrame(raw, parsed, bytes);
 }
 
 function transientFrame(raw: unknown, parsed: SafeParseResult<Event>, bytes: number): SessionFrame {

@@ -5,7 +5,7 @@
  * value) goes to the zod parsers of parse.ts, imported on the first such value. The answer is the same either
  * way; it is a promise only while parse.ts is being loaded, so callers that keep an order (the live frame
  * reader, the page decoder) hold later values behind it. Keeping zod and the schemas out of what a client loads
- * up front took the browser bundle of `EventsClient` from 61.0 to 44.4 kB gzip (docs/performance.md).
+ * up front took the browser bundle of `EventsClient` from 61.0 to 44.5 kB gzip (docs/performance.md).
  */
 import { ResponseValidationError } from '../core/errors.js';
 import { identityChecks } from './compiled/checks.js';

@@ -3,7 +3,7 @@
  * not re-exports of it. Bundlers that split code (esbuild) put in an app's up-front chunk every module reachable
  * over static imports from a module in use anywhere; parse.ts is in use as the chunk decode-event.ts loads when an
  * event fails the predicates, so a root re-export would bring zod and the schemas up front for every client
- * (docs/performance.md, "Sizes"). Through these, parse.ts is reached up front only by an app that calls them.
+ * (docs/performance.md, bundle sizes). Through these, parse.ts is reached up front only by an app that calls them.
  */
 
 import * as parse from './parse.js';

@@ -1,27 +1,35 @@
 // Size budget of `npm test`: bundles entry points of the built package for the browser with esbuild, minified
-// and with code splitting as app bundlers do, and checks the gzip size of what loads up front (lazily imported
-// chunks, such as zod's compiler, are reported but not counted). Also checks that `./tracing` pulls in
-// neither zod nor ky. `--explain` lists the biggest contributors.
+// and with code splitting as app bundlers do, and checks the gzip size (level 9) of what loads up front, plus,
+// where a budget names `firstRequest` packages, of the lazily imported chunks holding them (ky: every client
+// loads it on its first request). Other lazily imported chunks load only when needed (zod's parsers, for an
+// event that fails the predicates compiled at build time: src/models/decode-event.ts): reported, not counted.
+// Also checks that `./tracing` pulls in neither zod nor ky. `--explain` lists the biggest contributors.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const BUDGETS = [
-  // 45 kB until the session protocol and the 1.58 event model (20 event, 45 action, 24 observation and 39 tool
+  // Counts what loads up front and on the first request (ky, 9.1 kB). 45 kB up front until the session protocol and the 1.58 event model (20 event, 45 action, 24 observation and 39 tool
   // kinds) came in: 45.8 kB with them. 48 kB until browsers got the same fast path as Node, the predicates
   // compiled at build time (src/models/compiled/checks.ts, 12.6 kB gzip): 53 kB. 55 kB until the live layer's
   // rebuild (src/agent-server/live/, catch-up and position checks: 39 kB min) and the kinds of every tool
-  // module (the predicates grew to 142 kB min): 59.9 kB; 61.0 kB with the bash-events stream (bash.live()). Issue 26 item 7 asks for 55 kB with what loads on the
-  // first request (ky, 9.1 kB): not met; the way there is zod's slow path loaded only when a value fails the
-  // predicates (docs/performance.md).
-  { name: 'EventsClient alone', code: "export { EventsClient } from 'agent-platform-sdk';", maxGzip: 62_000 },
+  // module (the predicates grew to 142 kB min): 59.9 kB; 61.0 kB with the bash-events stream (bash.live()),
+  // 70.1 kB with ky. Issue 26 item 7 asks for 55 kB with ky: 53.6 kB (44.5 + 9.1) once zod and the schemas
+  // (17.7 kB) load only for an event that fails the predicates (docs/performance.md, bundle sizes).
+  {
+    name: 'EventsClient alone',
+    code: "export { EventsClient } from 'agent-platform-sdk';",
+    maxGzip: 55_000,
+    firstRequest: ['ky'],
+  },
   {
     name: './tracing subpath',
     code: "export * from 'agent-platform-sdk/tracing';",
     // 8 kB until the misuse checks of resolveTraceExport (env, options, dotenv named in a typed error): 8.1 kB;
     // 8.3 kB with the security checks (control characters, credential-like header names), 8.14 kB once
-    // simplified (issue 26 item 7 asks for 8 kB: not reached without dropping messages or checks).
+    // simplified (issue 26 item 7 asks for 8 kB: not reached without dropping messages or checks; a shared
+    // helper for a repeated call and `declare`d error fields, tried, made the gzip larger: 8.146 kB).
     maxGzip: 8_200,
     forbid: ['zod', 'ky'],
   },
@@ -33,12 +41,13 @@ const BUDGETS = [
   },
   // Bundler proof (test/bundle): a Node app bundled for Node gets the Node bundle (dist/node/,
   // scripts/node-bundle.ts): 65.8 kB since the generated validators (about 50 kB gzip) gave way to the
-  // build-time predicates.
+  // build-time predicates; 74.3 kB by issue 26; 76.1 kB since the parsers are a chunk of their own that the
+  // browser loads on first need (dist/node/ splits them off too: one chunk more, gzipped apart, not more code).
   {
     name: 'Node app (parseEvent, --platform=node)',
     code: "export { parseEvent } from 'agent-platform-sdk';",
     platform: 'node',
-    maxGzip: 75_000,
+    maxGzip: 77_000,
     require: ['dist/node/index.js'],
   },
 ];
@@ -67,11 +76,16 @@ for (const [index, budget] of BUDGETS.entries()) {
   });
   const outputs = result.metafile.outputs;
   const entryPath = Object.keys(outputs).find((path) => outputs[path].entryPoint);
-  const upFront = new Set([entryPath]);
-  for (const path of upFront) {
-    for (const imported of outputs[path].imports)
-      if (imported.kind === 'import-statement') upFront.add(imported.path);
-  }
+  const upFront = staticClosure(outputs, [entryPath]);
+  const js = Object.keys(outputs).filter((path) => path.endsWith('.js'));
+  const holds = (path, pkg) =>
+    Object.keys(outputs[path].inputs).some((input) => input.includes(`node_modules/${pkg}/`));
+  // The lazily imported chunks every client loads on its first request, and what they import in turn.
+  const firstRequest = staticClosure(
+    outputs,
+    js.filter((path) => !upFront.has(path) && (budget.firstRequest ?? []).some((pkg) => holds(path, pkg))),
+  );
+  for (const path of upFront) firstRequest.delete(path);
   const gzipOf = (path) =>
     gzipSync(
       result.outputFiles.find((file) => file.path.endsWith(path.replace(/^.*\.cache\/size/, ''))).contents,
@@ -80,24 +94,33 @@ for (const [index, budget] of BUDGETS.entries()) {
       },
     ).length;
   const minOf = (paths) => paths.reduce((sum, path) => sum + outputs[path].bytes, 0);
-  const gzip = [...upFront].reduce((sum, path) => sum + gzipOf(path), 0);
-  const lazy = Object.keys(outputs).filter((path) => !upFront.has(path) && path.endsWith('.js'));
-  const inputs = [...upFront, ...lazy].flatMap((path) => Object.keys(outputs[path].inputs));
+  const gzipSum = (paths) => [...paths].reduce((sum, path) => sum + gzipOf(path), 0);
+  const gzipUpFront = gzipSum(upFront);
+  const gzipFirst = gzipSum(firstRequest);
+  const gzip = gzipUpFront + gzipFirst;
+  const lazy = js.filter((path) => !upFront.has(path) && !firstRequest.has(path));
+  const inputs = js.flatMap((path) => Object.keys(outputs[path].inputs));
   const offending = (budget.forbid ?? []).filter((pkg) =>
     inputs.some((path) => path.includes(`node_modules/${pkg}/`)),
   );
   const missing = (budget.require ?? []).filter((file) => !inputs.some((path) => path.endsWith(file)));
   const ok = gzip <= budget.maxGzip && offending.length === 0 && missing.length === 0;
   failed ||= !ok;
+  const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
   console.log(
-    `${ok ? '✔' : '✘'} ${budget.name}: ${(minOf([...upFront]) / 1000).toFixed(1)} kB min, ${(gzip / 1000).toFixed(1)} kB gzip up front (budget ${budget.maxGzip / 1000} kB)` +
+    `${ok ? '✔' : '✘'} ${budget.name}: ${kB(minOf([...upFront, ...firstRequest]))} min, ` +
+      (budget.firstRequest
+        ? `${kB(gzipUpFront)} gzip up front + ${kB(gzipFirst)} on the first request (${budget.firstRequest.join(', ')}) = ${kB(gzip)}`
+        : `${kB(gzip)} gzip up front`) +
+      ` (budget ${budget.maxGzip / 1000} kB)` +
       (lazy.length
-        ? `; lazily loaded: ${lazy.map((path) => `${(gzipOf(path) / 1000).toFixed(1)} kB gzip`).join(', ')}`
+        ? `; loaded only when needed: ${lazy.map((path) => `${kB(gzipOf(path))} gzip`).join(', ')}`
         : '') +
       (offending.length ? ` — must not include ${offending.join(', ')}` : '') +
       (missing.length ? ` — must include ${missing.join(', ')}` : ''),
   );
-  if (!ok || process.argv.includes('--explain')) explain([...upFront].map((path) => outputs[path]));
+  if (!ok || process.argv.includes('--explain'))
+    explain([...upFront, ...firstRequest].map((path) => outputs[path]));
 }
 rmSync(work, { recursive: true, force: true });
 if (failed) {
@@ -105,7 +128,17 @@ if (failed) {
   process.exit(1);
 }
 
-/** The biggest contributors to the up-front chunks, by package (or by file for our own code). */
+/** `paths` and every chunk they import statically, transitively. */
+function staticClosure(outputs, paths) {
+  const closure = new Set(paths);
+  for (const path of closure) {
+    for (const imported of outputs[path].imports)
+      if (imported.kind === 'import-statement') closure.add(imported.path);
+  }
+  return closure;
+}
+
+/** The biggest contributors to the counted chunks, by package (or by file for our own code). */
 function explain(chunks) {
   const sizes = new Map();
   for (const chunk of chunks) {

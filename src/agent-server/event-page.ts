@@ -1,15 +1,15 @@
 import type { Page } from '../core/paginate.js';
-import type { Decoder } from '../core/transport.js';
+import type { Decoder, LazyDecoder } from '../core/transport.js';
+import { decodeOwnedEvent } from '../models/decode-event.js';
 import type { Event } from '../models/index.js';
-import { safeParseOwnedEvent } from '../models/parse.js';
 import { pageDecoder } from './page-decoder.js';
 
 /**
  * `EventPage {items: Event[], next_page_id}` (OpenAPI). Items are parsed leniently: an event of a kind this
  * SDK does not know is kept as an UnknownEvent.
  */
-export const decodeEventPage: Decoder<Page<Event>> = pageDecoder((item) =>
-  safeParseOwnedEvent(item, { mode: 'lenient' }),
+export const decodeEventPage: LazyDecoder<Page<Event>> = pageDecoder((item) =>
+  decodeOwnedEvent(item, { mode: 'lenient' }),
 );
 
 /** `GET …/count` answers a bare JSON integer. */

@@ -1,7 +1,7 @@
 import { isRequestValidationError } from '../core/errors.js';
 import type { QueryValue } from '../core/transport.js';
 import { describe } from '../core/validate.js';
-import { type EventKindWithModulePath, eventKindToModulePath } from '../models/index.js';
+import { type EventKindWithModulePath, eventKindToModulePath } from '../models/event-kind-paths.js';
 import { invalid } from './invalid.js';
 
 /** The server's event sort orders. */

@@ -5,8 +5,8 @@ import { type Credential, type RequestOptions, resolveCredential } from '../core
 import { type Page, PagedIterable } from '../core/paginate.js';
 import { type Decoder, encodePath, type QueryValue } from '../core/transport.js';
 import { describe, optionsObject, requireNonEmptyString, requireUuid } from '../core/validate.js';
+import { decodeOwnedEvent } from '../models/decode-event.js';
 import type { Event } from '../models/index.js';
-import { safeParseOwnedEvent } from '../models/parse.js';
 import { AgentServerTransport, BaseUrlCheck, shownBaseUrl } from './base-url-check.js';
 import { isNotAnAgentServerError } from './errors.js';
 import { decodeCount, decodeEventPage, decodeSuccess } from './event-page.js';
@@ -95,7 +95,7 @@ export class EventsClient extends BaseClient {
       method: 'GET',
       path: encodePath('api', 'conversations', { conversationId }, 'events', { eventId }),
       ...options,
-      decode: safeParseOwnedEvent,
+      decode: decodeOwnedEvent,
       // The real server answers an unknown event id with 500 "Unknown event_id".
       isPermanent: (status, body) => status === 500 && isUnknownEventIdBody(body),
       mapError: (error) => (isUnknownEventIdBody(error.body) ? eventNotFound(error) : error),

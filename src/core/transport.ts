@@ -44,9 +44,12 @@ const isTimeoutError = ((error: unknown) => kyModule?.isTimeoutError(error) === 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 /** What a schema check returns: zod's `safeParse` and the models' `safeParse…` functions both fit. */
-export type Decoder<T> = (
-  input: unknown,
-) => { success: true; data: T } | { success: false; error: { issues: readonly RawIssue[] } };
+export type Decoder<T> = (input: unknown) => DecodeResult<T>;
+export type DecodeResult<T> =
+  | { success: true; data: T }
+  | { success: false; error: { issues: readonly RawIssue[] } };
+/** A Decoder that may answer with a promise: the event decoders, while zod's parsers load (models/decode-event.ts). */
+export type LazyDecoder<T> = (input: unknown) => DecodeResult<T> | Promise<DecodeResult<T>>;
 interface RawIssue {
   path: readonly PropertyKey[];
   message: string;
@@ -67,7 +70,7 @@ export interface CallSpec<T> {
   signal?: AbortSignal | undefined;
   timeout?: number | undefined;
   /** Validates the JSON answer. Without it the answer is returned as parsed. */
-  decode?: Decoder<T>;
+  decode?: LazyDecoder<T>;
   /**
    * `text` returns the raw body; `bytes` its exact bytes (a `Uint8Array`, binary safe); `stream` the body as a
    * `ReadableStream<Uint8Array>`, not buffered (so neither `maxResponseBytes` nor `timeout` bound its reading
@@ -234,7 +237,7 @@ export class Transport {
     };
   }
 
-  #decode<T>(text: string, spec: CallSpec<T>, shownUrl: string): T {
+  async #decode<T>(text: string, spec: CallSpec<T>, shownUrl: string): Promise<T> {
     const secrets = this.#init.secrets();
     let json: unknown;
     try {
@@ -248,7 +251,7 @@ export class Transport {
       });
     }
     if (!spec.decode) return json as T;
-    const result = spec.decode(json);
+    const result = await spec.decode(json);
     if (result.success) return result.data;
     throw new ResponseValidationError(`The answer to ${spec.method} ${shownUrl} does not match the schema`, {
       issues: toIssues(result.error.issues),

@@ -3,8 +3,10 @@
  * discriminated by `kind`, the bare class name. The `…WithRisk` / `…WithSummary` kinds are variants the server
  * derives from a tool's action (adding `security_risk` and `summary`); it lists them in its document.
  */
+
 import * as z from 'zod/mini';
 import { SecurityRiskSchema } from './content.js';
+import type { KnownActionKind } from './kind-lists.js';
 import {
   closedObject,
   intAtLeast,
@@ -17,60 +19,8 @@ import {
 // Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
 import type { FileEditorCommand, TaskItem } from './types.generated.js';
 
+export { ACTION_KIND_SET, ACTION_KINDS, type KnownActionKind } from './kind-lists.js';
 export type { FileEditorCommand, TaskItem };
-
-export const ACTION_KINDS = [
-  'FileEditorActionWithRisk',
-  'FileEditorActionWithRiskWithSummary',
-  'FinishActionWithSummary',
-  'TaskTrackerActionWithRisk',
-  'TaskTrackerActionWithRiskWithSummary',
-  'TerminalActionWithRisk',
-  'TerminalActionWithRiskWithSummary',
-  'ThinkActionWithSummary',
-  'MCPToolAction',
-  'ClassifyAndSwitchLLMAction',
-  'FinishAction',
-  'InvokeSkillAction',
-  'SwitchLLMAction',
-  'ThinkAction',
-  'VisionInspectAction',
-  'ApplyPatchAction',
-  'AskOracleAction',
-  'BrowserAction',
-  'BrowserClickAction',
-  'BrowserCloseTabAction',
-  'BrowserGetContentAction',
-  'BrowserGetStateAction',
-  'BrowserGetStorageAction',
-  'BrowserGoBackAction',
-  'BrowserListTabsAction',
-  'BrowserNavigateAction',
-  'BrowserScrollAction',
-  'BrowserSetStorageAction',
-  'BrowserStartRecordingAction',
-  'BrowserStopRecordingAction',
-  'BrowserSwitchTabAction',
-  'BrowserTypeAction',
-  'StartChildConversationAction',
-  'DelegateAction',
-  'FileEditorAction',
-  'EditAction',
-  'ListDirectoryAction',
-  'ReadFileAction',
-  'WriteFileAction',
-  'GlobAction',
-  'GrepAction',
-  'PlanningFileEditorAction',
-  'TaskAction',
-  'TaskTrackerAction',
-  'TerminalAction',
-  'ConsultTomAction',
-  'SleeptimeComputeAction',
-  'WorkflowAction',
-] as const;
-export type KnownActionKind = (typeof ACTION_KINDS)[number];
-export const ACTION_KIND_SET: ReadonlySet<string> = new Set(ACTION_KINDS);
 
 /** The file editor's commands (FileEditorAction, PlanningFileEditorAction and their observations). */
 export const FileEditorCommandSchema = z.enum(['view', 'create', 'str_replace', 'insert', 'undo_edit']);

@@ -7,36 +7,23 @@
  */
 import * as z from 'zod/mini';
 import { intAtLeast, jsonObject, openObject, optionalNullable, withDefault } from './schema-kit.js';
-import type { ConversationStateUpdateEvent } from './schemas.js';
+import { EXECUTION_STATUSES } from './state-mirror.js';
 // Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
 import type { ConversationState, ConversationStats, ExecutionStatus, Metrics } from './types.generated.js';
-import { isRecord } from './unknown.js';
 
+export {
+  applyStateUpdate,
+  type ConversationStateMirror,
+  EXECUTION_STATUSES,
+  FULL_STATE_KEY,
+  isFullStateUpdate,
+  isTerminalExecutionStatus,
+  TERMINAL_EXECUTION_STATUSES,
+  type TerminalExecutionStatus,
+} from './state-mirror.js';
 export type { ConversationState, ConversationStats, ExecutionStatus, Metrics };
 
-export const EXECUTION_STATUSES = [
-  'idle',
-  'running',
-  'paused',
-  'waiting_for_confirmation',
-  'finished',
-  'error',
-  'stuck',
-  'deleting',
-] as const;
 export const ExecutionStatusSchema = z.enum(EXECUTION_STATUSES);
-
-/** Statuses a run ends in (as the Python SDK decides): `idle` is not terminal. */
-export const TERMINAL_EXECUTION_STATUSES = [
-  'finished',
-  'error',
-  'stuck',
-] as const satisfies readonly ExecutionStatus[];
-export type TerminalExecutionStatus = (typeof TERMINAL_EXECUTION_STATUSES)[number];
-
-export function isTerminalExecutionStatus(status: unknown): status is TerminalExecutionStatus {
-  return (TERMINAL_EXECUTION_STATUSES as readonly unknown[]).includes(status);
-}
 
 const kindedObject = () => openObject({ kind: z.string() });
 const nonNegative = () => z.number().check(z.gte(0));
@@ -95,33 +82,3 @@ export const ConversationStateSchema = openObject({
   ),
   agent_state: withDefault(jsonObject(), {}),
 });
-
-/** The `key` of a ConversationStateUpdateEvent that carries the whole state. */
-export const FULL_STATE_KEY = 'full_state';
-
-/**
- * A client-side mirror of the conversation state: any subset of the state's fields (updates can name fields a
- * newer server added).
- */
-export type ConversationStateMirror = Partial<ConversationState> & { readonly [field: string]: unknown };
-
-/**
- * Applies a ConversationStateUpdateEvent to a state mirror and returns the new mirror (the input is not changed).
- * `full_state` replaces the mirror with the event's value; any other key sets that one field (an absent or
- * `null` value sets `null`). An update without a `key` changes nothing.
- */
-export function applyStateUpdate(
-  state: ConversationStateMirror | undefined,
-  event: Pick<ConversationStateUpdateEvent, 'key' | 'value'>,
-): ConversationStateMirror {
-  const current = state ?? {};
-  const { key, value } = event;
-  if (key === undefined) return current;
-  if (key === FULL_STATE_KEY) return isRecord(value) ? { ...value } : current;
-  return { ...current, [key]: value === undefined ? null : value };
-}
-
-/** True when a ConversationStateUpdateEvent carries the whole state (`key: "full_state"`). */
-export function isFullStateUpdate(event: Pick<ConversationStateUpdateEvent, 'key'>): boolean {
-  return event.key === FULL_STATE_KEY;
-}

@@ -4,9 +4,11 @@
  * are optional without a default, so the events of older servers parse in strict mode and serialise unchanged. In lenient
  * mode the nested Action, Observation and ToolDefinition unions also accept unknown kinds (`unknown.ts`).
  */
+
 import * as z from 'zod/mini';
 import { ACTION_KIND_SET, buildActionSchemas } from './actions.js';
 import { buildContentSchemas, SecurityRiskSchema } from './content.js';
+import type { KnownEventKind } from './kind-lists.js';
 import { lenientKindUnion } from './lenient-union.js';
 import { buildObservationSchemas, OBSERVATION_KIND_SET } from './observations.js';
 import {
@@ -22,33 +24,8 @@ import { buildToolSchemas, TOOL_DEFINITION_KIND_SET } from './tools.js';
 // Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
 import type { FailureKind } from './types.generated.js';
 
+export { EVENT_KIND_SET, EVENT_KINDS, type KnownEventKind } from './kind-lists.js';
 export type { FailureKind };
-
-/** The event kinds of the newest server's OpenAPI document (1.58.0), in its order. */
-export const EVENT_KINDS = [
-  'ServerErrorEvent',
-  'ACPToolCallEvent',
-  'Condensation',
-  'CondensationRequest',
-  'CondensationSummaryEvent',
-  'ConversationErrorEvent',
-  'ConversationStateUpdateEvent',
-  'HookExecutionEvent',
-  'LLMCompletionLogEvent',
-  'ActionEvent',
-  'MessageEvent',
-  'AgentErrorEvent',
-  'ObservationEvent',
-  'UserRejectObservation',
-  'SystemPromptEvent',
-  'SecurityAnalysisEvent',
-  'StreamingDeltaEvent',
-  'TokenEvent',
-  'InterruptEvent',
-  'PauseEvent',
-] as const;
-export type KnownEventKind = (typeof EVENT_KINDS)[number];
-export const EVENT_KIND_SET: ReadonlySet<string> = new Set(EVENT_KINDS);
 
 /** Why an error happened and what a user can do (ErrorClassification, on errors of servers since 1.40). */
 export const FailureKindSchema = z.enum([

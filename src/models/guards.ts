@@ -2,11 +2,14 @@
  * Type guards. A guard for a known kind is true only for a value that parsed as that kind: values a lenient parse
  * turned into unknown ones (unknown kind, or invalid fields) are excluded, even when their `kind` is known.
  */
-import { ACTION_KIND_SET } from './actions.js';
-import { EVENT_KIND_SET, type KnownEventKind } from './events.js';
-import { OBSERVATION_KIND_SET } from './observations.js';
+import {
+  ACTION_KIND_SET,
+  EVENT_KIND_SET,
+  type KnownEventKind,
+  OBSERVATION_KIND_SET,
+  TOOL_DEFINITION_KIND_SET,
+} from './kind-lists.js';
 import type { Action, Event, KnownEvent, KnownEventMap, Observation, ToolDefinition } from './schemas.js';
-import { TOOL_DEFINITION_KIND_SET } from './tools.js';
 import {
   getUnknownInfo,
   isKinded,

@@ -3,9 +3,11 @@
  * `content` (text and image items, default `[]`) and `is_error` (default false); the human-readable result is in
  * `content[].text`.
  */
+
 import * as z from 'zod/mini';
 import { FileEditorCommandSchema, TaskItemSchema } from './actions.js';
 import type { ContentSchemas } from './content.js';
+import type { KnownObservationKind } from './kind-lists.js';
 import {
   closedObject,
   openObject,
@@ -17,39 +19,8 @@ import {
 // Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
 import type { CmdOutputMetadata } from './types.generated.js';
 
+export { type KnownObservationKind, OBSERVATION_KIND_SET, OBSERVATION_KINDS } from './kind-lists.js';
 export type { CmdOutputMetadata };
-
-export const OBSERVATION_KINDS = [
-  'MCPToolObservation',
-  'ClassifyAndSwitchLLMObservation',
-  'FinishObservation',
-  'InvokeSkillObservation',
-  'SwitchLLMObservation',
-  'ThinkObservation',
-  'VisionInspectObservation',
-  'ClientToolObservation',
-  'ApplyPatchObservation',
-  'AskOracleObservation',
-  'BrowserObservation',
-  'StartChildConversationObservation',
-  'DelegateObservation',
-  'FileEditorObservation',
-  'EditObservation',
-  'ListDirectoryObservation',
-  'ReadFileObservation',
-  'WriteFileObservation',
-  'GlobObservation',
-  'GrepObservation',
-  'PlanningFileEditorObservation',
-  'TaskObservation',
-  'TaskTrackerObservation',
-  'TerminalObservation',
-  'ConsultTomObservation',
-  'SleeptimeComputeObservation',
-  'WorkflowObservation',
-] as const;
-export type KnownObservationKind = (typeof OBSERVATION_KINDS)[number];
-export const OBSERVATION_KIND_SET: ReadonlySet<string> = new Set(OBSERVATION_KINDS);
 
 /** Terminal output metadata. `exit_code` -1 means the command is still running (soft timeout). */
 export const CmdOutputMetadataSchema = openObject({

@@ -2,60 +2,19 @@
  * ToolDefinition (SystemPromptEvent `tools`; fields from the OpenAPI document). There is no `name`
  * field: `title` is the LLM-facing tool name (e.g. "terminal"). Tool definitions are open objects on the server.
  */
+
 import * as z from 'zod/mini';
+import type { KnownToolDefinitionKind } from './kind-lists.js';
 import { jsonObject, openObject, optionalNullable, withDefault } from './schema-kit.js';
 // Written out from the schemas below by scripts/write-public-types.ts (keeps zod out of the declarations).
 import type { MCPTool, ToolAnnotations } from './types.generated.js';
 
+export {
+  type KnownToolDefinitionKind,
+  TOOL_DEFINITION_KIND_SET,
+  TOOL_DEFINITION_KINDS,
+} from './kind-lists.js';
 export type { MCPTool, ToolAnnotations };
-
-export const TOOL_DEFINITION_KINDS = [
-  'MCPToolDefinition',
-  'ClassifyAndSwitchLLMTool',
-  'FinishTool',
-  'InvokeSkillTool',
-  'SwitchLLMTool',
-  'ThinkTool',
-  'VisionInspectTool',
-  'ClientTool',
-  'ApplyPatchTool',
-  'AskOracleTool',
-  'BrowserClickTool',
-  'BrowserCloseTabTool',
-  'BrowserGetContentTool',
-  'BrowserGetStateTool',
-  'BrowserGetStorageTool',
-  'BrowserGoBackTool',
-  'BrowserListTabsTool',
-  'BrowserNavigateTool',
-  'BrowserScrollTool',
-  'BrowserSetStorageTool',
-  'BrowserStartRecordingTool',
-  'BrowserStopRecordingTool',
-  'BrowserSwitchTabTool',
-  'BrowserToolSet',
-  'BrowserTypeTool',
-  'StartChildConversationTool',
-  'DelegateTool',
-  'FileEditorTool',
-  'EditTool',
-  'ListDirectoryTool',
-  'ReadFileTool',
-  'WriteFileTool',
-  'GlobTool',
-  'GrepTool',
-  'PlanningFileEditorTool',
-  'TaskTool',
-  'TaskToolSet',
-  'TaskTrackerTool',
-  'TerminalTool',
-  'SleeptimeComputeTool',
-  'TomConsultTool',
-  'WorkflowTool',
-  'WorkflowToolSet',
-] as const;
-export type KnownToolDefinitionKind = (typeof TOOL_DEFINITION_KINDS)[number];
-export const TOOL_DEFINITION_KIND_SET: ReadonlySet<string> = new Set(TOOL_DEFINITION_KINDS);
 
 /** The SDK's tool annotations (`openhands.sdk.tool.tool.ToolAnnotations`), with the server's defaults. */
 export const ToolAnnotationsSchema = openObject({

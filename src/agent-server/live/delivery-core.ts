@@ -1,13 +1,8 @@
 import { APIUserAbortError } from '../../core/errors.js';
 import type { SafeLogger } from '../../core/logger.js';
-import {
-  applyStateUpdate,
-  type ConversationStateMirror,
-  type Event,
-  isConversationStateUpdateEvent,
-  type KnownEventKind,
-  type KnownEventMap,
-} from '../../models/index.js';
+import { isConversationStateUpdateEvent } from '../../models/guards.js';
+import type { ConversationStateMirror, Event, KnownEventKind, KnownEventMap } from '../../models/index.js';
+import { applyStateUpdate } from '../../models/state-mirror.js';
 import { SubscriptionOverflowError } from '../errors.js';
 import { DeliveryLedger, type ResumePosition } from './delivery-ledger.js';
 import { EventQueue } from './event-queue.js';

@@ -3,11 +3,11 @@ import { decodeBashFrame } from './bash-events-adapter.js';
 import type { Connection } from './connection.js';
 import type { SubscriptionContext } from './context.js';
 import type { DeliveryCore } from './delivery-core.js';
-import { decodeLegacyFrame } from './legacy-events-adapter.js';
+import { decodeLegacyFrame, type LegacyFrame } from './legacy-events-adapter.js';
 import type { Positioned } from './positioned.js';
 import type { SafeEmitter } from './safe-emitter.js';
 import type { Sequenced } from './seq-order.js';
-import { decodeSessionFrame } from './session-adapter.js';
+import { decodeSessionFrame, type SessionFrame } from './session-adapter.js';
 import { divertTransient, emitStreamEnvelope } from './transient-events.js';
 import type { ReconnectInfo } from './types.js';
 
@@ -42,7 +42,8 @@ export interface FrameSink {
  * bare events (identity by id; resends and live frames interleave, so duplicates are dropped by id), the
  * session socket's envelopes (in `seq` order; positions checked: a log reset, a bad `seq`, a gap that does
  * not close or an id reused at a new `seq` is logged, reported and resynced, never silently dropped).
- * Until a connection is caught up its persisted events are held back (`FrameSink.hold`).
+ * Until a connection is caught up its persisted events are held back (`FrameSink.hold`). A frame whose event
+ * waits for zod's parsers (models/decode-event.ts: it failed the predicates) holds the frames after it.
  */
 export class FrameReader {
   readonly #sink: FrameSink;
@@ -51,6 +52,8 @@ export class FrameReader {
   readonly #ctx: SubscriptionContext;
   /** Envelopes ahead of a gap kept at most before the connection resyncs. */
   readonly #maxAhead: number;
+  /** The frames of `conn` after one whose decoding is a promise, handled in order once they settle. */
+  #pending: { conn: Connection; done: Promise<void> } | undefined;
 
   constructor(
     sink: FrameSink,
@@ -68,6 +71,12 @@ export class FrameReader {
 
   legacyFrame(conn: Connection, text: string | undefined): void {
     const frame = decodeLegacyFrame(text);
+    if (frame instanceof Promise || this.#pending !== undefined)
+      this.#inOrder(conn, frame, (decoded) => this.#legacyFrame(conn, decoded));
+    else this.#legacyFrame(conn, frame);
+  }
+
+  #legacyFrame(conn: Connection, frame: LegacyFrame): void {
     if (frame.type === 'invalid') {
       this.#invalid('ignored a frame that is not an event', frame.error);
       return;
@@ -114,6 +123,35 @@ export class FrameReader {
 
   sessionFrame(conn: Connection, text: string | undefined): void {
     const frame = decodeSessionFrame(text);
+    // Nothing is allocated here for a frame decoded at once with none waiting (this runs for every frame).
+    if (frame instanceof Promise || this.#pending !== undefined)
+      this.#inOrder(conn, frame, (decoded) => this.#sessionFrame(conn, decoded));
+    else this.#sessionFrame(conn, frame);
+  }
+
+  /**
+   * Handles a frame still being decoded, or one of a connection with an earlier frame still being decoded, once
+   * the frames before it are handled (and only while the connection is current).
+   */
+  #inOrder<F>(conn: Connection, frame: F | Promise<F>, handle: (frame: F) => void): void {
+    const pending = this.#pending?.conn === conn ? this.#pending.done : undefined;
+    if (pending === undefined && !(frame instanceof Promise)) {
+      handle(frame);
+      return;
+    }
+    const done = (pending ?? Promise.resolve())
+      .then(() => frame)
+      .then((settled) => {
+        if (!this.#sink.isStale(conn)) handle(settled);
+      })
+      .catch((error: unknown) => this.#invalid('a frame could not be handled', asError(error)))
+      .finally(() => {
+        if (this.#pending?.done === done) this.#pending = undefined;
+      });
+    this.#pending = { conn, done };
+  }
+
+  #sessionFrame(conn: Connection, frame: SessionFrame): void {
     switch (frame.type) {
       case 'durable':
         // A replaying connection delivers in `seq` order as it goes; once ready, only while live (a catch-up or
@@ -251,4 +289,8 @@ export class FrameReader {
     this.#ctx.logger.warn(`${what}: ${error.message}`);
     this.#emitter.emit('error', error);
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

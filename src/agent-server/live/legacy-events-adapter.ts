@@ -1,10 +1,8 @@
-import {
-  type Event,
-  FULL_STATE_KEY,
-  isConversationStateUpdateEvent,
-  type KnownEventMap,
-} from '../../models/index.js';
-import { safeParseOwnedEvent } from '../../models/parse.js';
+import { decodeOwnedEvent } from '../../models/decode-event.js';
+import { isConversationStateUpdateEvent } from '../../models/guards.js';
+import type { Event, KnownEventMap } from '../../models/index.js';
+import type { SafeParseResult } from '../../models/parse.js';
+import { FULL_STATE_KEY } from '../../models/state-mirror.js';
 import { SubscriptionError } from '../errors.js';
 import { positionTimestamp } from './delivery-ledger.js';
 import { canonicalContentId } from './event-identity.js';
@@ -23,9 +21,10 @@ export type LegacyFrame =
  * The legacy socket's frames are bare events: no envelope, no sequence number. The event's identity is its
  * `id` as the server sent it; an event without one is identified by its content, canonically (keys sorted,
  * nulls dropped), so the same event read again over REST (serialised differently by some versions) is
- * recognised (docs/events-and-streaming.md, "Legacy servers").
+ * recognised (docs/events-and-streaming.md, "Legacy servers"). A promise while the event waits for zod's parsers
+ * (models/decode-event.ts).
  */
-export function decodeLegacyFrame(text: string | undefined): LegacyFrame {
+export function decodeLegacyFrame(text: string | undefined): LegacyFrame | Promise<LegacyFrame> {
   if (text === undefined)
     return { type: 'invalid', error: new SubscriptionError('The server sent a binary frame') };
   let raw: unknown;
@@ -34,7 +33,13 @@ export function decodeLegacyFrame(text: string | undefined): LegacyFrame {
   } catch {
     raw = text;
   }
-  const parsed = safeParseOwnedEvent(raw, LENIENT);
+  const parsed = decodeOwnedEvent(raw, LENIENT);
+  return parsed instanceof Promise
+    ? parsed.then((settled) => legacyFrame(raw, settled, text.length))
+    : legacyFrame(raw, parsed, text.length);
+}
+
+function legacyFrame(raw: unknown, parsed: SafeParseResult<Event>, bytes: number): LegacyFrame {
   if (!parsed.success) return { type: 'invalid', error: parsed.error };
   const event = parsed.data;
   if (
@@ -47,7 +52,7 @@ export function decodeLegacyFrame(text: string | undefined): LegacyFrame {
       event,
       timestamp: positionTimestamp((raw as { timestamp?: unknown }).timestamp),
     };
-  return { type: 'event', item: positioned(raw, event, text.length) };
+  return { type: 'event', item: positioned(raw, event, bytes) };
 }
 
 /**

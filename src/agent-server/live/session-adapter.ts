@@ -1,10 +1,8 @@
-import {
-  type Event,
-  FULL_STATE_KEY,
-  isConversationStateUpdateEvent,
-  type KnownEventMap,
-} from '../../models/index.js';
-import { safeParseOwnedEvent } from '../../models/parse.js';
+import { decodeOwnedEvent } from '../../models/decode-event.js';
+import { isConversationStateUpdateEvent } from '../../models/guards.js';
+import type { Event, KnownEventMap } from '../../models/index.js';
+import type { SafeParseResult } from '../../models/parse.js';
+import { FULL_STATE_KEY } from '../../models/state-mirror.js';
 import { SubscriptionError, SubscriptionServerError } from '../errors.js';
 import { positionTimestamp } from './delivery-ledger.js';
 import { positioned } from './legacy-events-adapter.js';
@@ -15,7 +13,8 @@ const LENIENT = { mode: 'lenient' } as const;
 /**
  * What one `/sockets/session` frame is. The envelope is open (newer servers add types and fields): unknown
  * ones are `ignored`. Positions are checked here, never trusted: a `durable` whose `seq` is not an integer in
- * [0, 2^40] and a `sync` whose `through_seq` is neither that nor -1 are `bad-position`.
+ * [0, 2^40] and a `sync` whose `through_seq` is neither that nor -1 are `bad-position`. `decodeSessionFrame`
+ * answers with a promise while an event waits for zod's parsers (models/decode-event.ts).
  */
 export type SessionFrame =
   | { type: 'durable'; item: Positioned & { seq: number } }
@@ -29,7 +28,7 @@ export type SessionFrame =
   | { type: 'invalid'; error: Error }
   | { type: 'ignored'; envelopeType: unknown };
 
-export function decodeSessionFrame(text: string | undefined): SessionFrame {
+export function decodeSessionFrame(text: string | undefined): SessionFrame | Promise<SessionFrame> {
   let envelope: Record<string, unknown> | undefined;
   try {
     const value: unknown = text === undefined ? undefined : JSON.parse(text);
@@ -47,14 +46,11 @@ export function decodeSessionFrame(text: string | undefined): SessionFrame {
   switch (envelope.type) {
     case 'durable': {
       const seq = envelope.seq;
-      const parsed = safeParseOwnedEvent(envelope.event, LENIENT);
-      if (!parsed.success) return { type: 'invalid', error: parsed.error };
-      if (!validSeq(seq))
-        return { type: 'bad-position', detail: `durable envelope with seq ${describe(seq)}` };
-      return {
-        type: 'durable',
-        item: positioned(envelope.event, parsed.data, bytes, seq) as Positioned & { seq: number },
-      };
+      const raw = envelope.event;
+      const parsed = decodeOwnedEvent(raw, LENIENT);
+      return parsed instanceof Promise
+        ? parsed.then((settled) => durableFrame(raw, settled, bytes, seq))
+        : durableFrame(raw, parsed, bytes, seq);
     }
     case 'transient':
       return decodeTransient(envelope.event, bytes);
@@ -81,8 +77,25 @@ export function decodeSessionFrame(text: string | undefined): SessionFrame {
   }
 }
 
-function decodeTransient(raw: unknown, bytes: number): SessionFrame {
-  const parsed = safeParseOwnedEvent(raw, LENIENT);
+function durableFrame(
+  raw: unknown,
+  parsed: SafeParseResult<Event>,
+  bytes: number,
+  seq: unknown,
+): SessionFrame {
+  if (!parsed.success) return { type: 'invalid', error: parsed.error };
+  if (!validSeq(seq)) return { type: 'bad-position', detail: `durable envelope with seq ${describe(seq)}` };
+  return { type: 'durable', item: positioned(raw, parsed.data, bytes, seq) as Positioned & { seq: number } };
+}
+
+function decodeTransient(raw: unknown, bytes: number): SessionFrame | Promise<SessionFrame> {
+  const parsed = decodeOwnedEvent(raw, LENIENT);
+  return parsed instanceof Promise
+    ? parsed.then((settled) => transientFrame(raw, settled, bytes))
+    : transientFrame(raw, parsed, bytes);
+}
+
+function transientFrame(raw: unknown, parsed: SafeParseResult<Event>, bytes: number): SessionFrame {
   if (!parsed.success) return { type: 'invalid', error: parsed.error };
   const event: Event = parsed.data;
   if (isConversationStateUpdateEvent(event)) {

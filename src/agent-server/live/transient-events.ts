@@ -1,4 +1,5 @@
-import { type Event, isServerErrorEvent, isStreamingDeltaEvent } from '../../models/index.js';
+import { isServerErrorEvent, isStreamingDeltaEvent } from '../../models/guards.js';
+import type { Event } from '../../models/index.js';
 import { SubscriptionServerError } from '../errors.js';
 import type { SafeEmitter } from './safe-emitter.js';
 

@@ -1,5 +1,4 @@
 import type { KnownEventMap } from '../../models/index.js';
-import { SubscriptionProtocolError } from '../errors.js';
 import type { Retry } from './close-classifier.js';
 import type { Connection } from './connection.js';
 import type { SubscriptionContext } from './context.js';
@@ -326,8 +325,7 @@ export class ConnectionFlow implements FrameSink {
   }
 
   reportProtocolError(message: string): void {
-    this.#ctx.logger.warn(`subscription to ${this.#ctx.conversationId}: ${message}`);
-    this.#emitter.emit('error', new SubscriptionProtocolError(message));
+    this.#core.reportProtocolError(message);
   }
 }
 

@@ -8,7 +8,7 @@ import {
   type KnownEventKind,
   type KnownEventMap,
 } from '../../models/index.js';
-import { SubscriptionOverflowError } from '../errors.js';
+import { SubscriptionOverflowError, SubscriptionProtocolError } from '../errors.js';
 import { DeliveryLedger, type ResumePosition } from './delivery-ledger.js';
 import { EventQueue } from './event-queue.js';
 import type { SafeEmitter } from './safe-emitter.js';
@@ -25,6 +25,8 @@ export class DeliveryCore {
   readonly #settings: LiveSettings;
   readonly #emitter: SafeEmitter;
   readonly #logger: SafeLogger;
+  /** What the stream is called in log lines (the conversation id, or `bash-events`). */
+  readonly #name: string;
   // An array, not a Set: it is walked for every event.
   #queues: EventQueue<Event>[];
   /**
@@ -46,10 +48,11 @@ export class DeliveryCore {
   /** Session protocol: `seq` of the last persisted event delivered. */
   lastSeq: number | undefined;
 
-  constructor(settings: LiveSettings, emitter: SafeEmitter, logger: SafeLogger) {
+  constructor(settings: LiveSettings, emitter: SafeEmitter, logger: SafeLogger, name: string) {
     this.#settings = settings;
     this.#emitter = emitter;
     this.#logger = logger;
+    this.#name = name;
     this.ledger = new DeliveryLedger(settings.dedupeWindow);
     this.#backlog = new EventQueue<Event>(() => this.#onTake());
     this.#queues = [this.#backlog];
@@ -94,8 +97,11 @@ export class DeliveryCore {
     const ledger = this.ledger;
     if (
       !(sequenced ? ledger.admitSequenced(id, position, applyFloor) : ledger.admit(id, position, applyFloor))
-    )
+    ) {
+      // A sequenced duplicate is judged by its `seq` (FrameReader); any other is checked for a reused id.
+      if (!sequenced) this.checkReuse(event, id, position);
       return false;
+    }
     this.delivered += 1;
     const queues = this.#queues;
     const max = this.#settings.maxBuffered;
@@ -117,6 +123,25 @@ export class DeliveryCore {
     if (kind === 'ConversationStateUpdateEvent' && isConversationStateUpdateEvent(event))
       this.#applyPersistedUpdate(event, position);
     return full;
+  }
+
+  /**
+   * An event that was not admitted: if its id was delivered before with another timestamp, the id was reused
+   * for new content. Not delivered again (exactly once by id), and not silent: logged and reported as
+   * `SubscriptionProtocolError`, on every socket alike (a resend or a REST read of the same event agrees).
+   */
+  checkReuse(event: Event, id: string, position: string | undefined): void {
+    const reuse = this.ledger.reusedAt(id, position);
+    if (reuse === undefined) return;
+    this.reportProtocolError(
+      `event id ${id} was reused with new content (a ${event.kind} stamped ${position ?? 'without a timestamp'}, delivered before stamped ${reuse.before ?? 'without one'}); not delivered again`,
+    );
+  }
+
+  /** A fault of the server's stream: logged at warn level and reported on `error`. */
+  reportProtocolError(message: string): void {
+    this.#logger.warn(`subscription to ${this.#name}: ${message}`);
+    this.#emitter.emit('error', new SubscriptionProtocolError(message));
   }
 
   /** A `full_state` snapshot: replaces the mirror. */

@@ -156,8 +156,11 @@ export class DeliveryLedger {
    */
   admitSequenced(id: string | undefined, timestamp: string | undefined, applyFloor = true): boolean {
     if (this.#index !== undefined) return this.admit(id, timestamp, applyFloor);
-    // An id whose hash was delivered before: the index is built and tells (a reused id is not admitted).
-    if (id !== undefined && this.#hashes?.has(id)) return this.admit(id, timestamp, applyFloor);
+    // An id delivered before (found by its hash, see IdHashes): reused. The index is built (it reports the
+    // reuse) and the id is not admitted.
+    const blocks = this.#blocks;
+    if (id !== undefined && blocks !== undefined && this.#hashes?.has(id, blocks))
+      return this.admit(id, timestamp, applyFloor);
     if (applyFloor && this.#belowFloor(id, timestamp)) return false;
     this.record(id, timestamp);
     return true;

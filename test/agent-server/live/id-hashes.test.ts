@@ -21,6 +21,7 @@ describe('IdHashes', () => {
     const window = 50 + Math.floor(next() * 400);
     const hashes = new IdHashes();
     const slots: string[] = [];
+    const inSlots = { holds: (slot: number, id: string) => slots[slot] === id };
     let slot = 0;
     for (let n = 0; n < window * 6; n += 1) {
       // Mostly fresh ids, some reused from the window (a hit must stay a hit while any slot holds the id).
@@ -30,12 +31,12 @@ describe('IdHashes', () => {
       slot = slot + 1 === window ? 0 : slot + 1;
       if (n % 7 === 0) {
         const held = new Set(slots);
-        for (const known of held) expect(hashes.has(known), `${known} after ${n}`).toBe(true);
-        // Ids written long ago (overwritten) or never: absent (a 32-bit collision among a few hundred ids
-        // would show here as a true; none occurs with these seeds).
+        for (const known of held) expect(hashes.has(known, inSlots), `${known} after ${n}`).toBe(true);
+        // Ids written long ago (overwritten) or never: absent.
         for (let gone = Math.max(0, n - window * 3); gone < n - window; gone += 17)
-          if (!held.has(`id-${gone}`)) expect(hashes.has(`id-${gone}`), `id-${gone} after ${n}`).toBe(false);
-        expect(hashes.has(`never-${n}`)).toBe(false);
+          if (!held.has(`id-${gone}`))
+            expect(hashes.has(`id-${gone}`, inSlots), `id-${gone} after ${n}`).toBe(false);
+        expect(hashes.has(`never-${n}`, inSlots)).toBe(false);
       }
     }
   });

@@ -26,9 +26,7 @@ import { SkillsApi } from './api/skills.js';
 import { ToolsApi } from './api/tools.js';
 import { VSCodeApi } from './api/vscode.js';
 import { WorkspacesApi } from './api/workspaces.js';
-import { followBash } from './events-client.js';
 import { invalid } from './invalid.js';
-import { BASH_SEARCH_PATH } from './live/bash-live.js';
 import { AGENT_SERVER_ENV, type AgentServerClientOptions, shareClientState } from './options.js';
 import type { AgentServerFeature } from './version-gate.js';
 
@@ -102,7 +100,7 @@ export class AgentServerClient {
     const api = this.events.context;
     this.conversations = new ConversationsApi(shared, api, this.events);
     this.files = new FilesApi(api);
-    this.bash = new BashApi(api, undefined, (options) => followBash(this.events, BASH_SEARCH_PATH, options));
+    this.bash = new BashApi(api, undefined, (options) => this.events.followBash(options));
     this.git = new GitApi(api);
     this.vscode = new VSCodeApi(api);
     this.tools = new ToolsApi(api);

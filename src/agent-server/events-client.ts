@@ -17,7 +17,12 @@ import {
   eventSearchToQuery,
 } from './event-query.js';
 import { invalid } from './invalid.js';
-import { type BashLiveOptions, type BashLiveStream, bashCatchUpPageDecoder } from './live/bash-live.js';
+import {
+  BASH_SEARCH_PATH,
+  type BashLiveOptions,
+  type BashLiveStream,
+  bashCatchUpPageDecoder,
+} from './live/bash-live.js';
 import type { SubscriptionContext } from './live/context.js';
 import type { Positioned } from './live/positioned.js';
 import { catchUpPageDecoder } from './live/rest-catch-up.js';
@@ -35,20 +40,6 @@ export interface ConfirmationResponse {
   accept: boolean;
   /** Why they were rejected; the server's default is "User rejected the action.". */
   reason?: string;
-}
-
-let followBashOf: (client: EventsClient, searchPath: string, options: BashLiveOptions) => BashLiveStream;
-
-/**
- * `bash.live()`: follows `/sockets/bash-events` with `client`'s address and credentials, catching up over the
- * bash search route at `searchPath` (a path under the base URL, no leading slash).
- */
-export function followBash(
-  client: EventsClient,
-  searchPath: string,
-  options: BashLiveOptions = {},
-): BashLiveStream {
-  return followBashOf(client, searchPath, options);
 }
 
 /** Events of agent-server conversations, live or paged. */
@@ -253,16 +244,15 @@ export class EventsClient extends BaseClient {
     );
   }
 
-  static {
-    // `followBash` (below) reaches the client's credentials without a public method on the client.
-    followBashOf = (client, searchPath, options) => client.#followBash(searchPath, options);
-  }
-
-  /** Follows `/sockets/bash-events`, catching up over the bash search route at `searchPath`. */
-  #followBash(searchPath: string, options: BashLiveOptions = {}): BashLiveStream {
+  /**
+   * `bash.live()`: follows `/sockets/bash-events` with this client's address and credentials, catching up over
+   * the bash search route (`BASH_SEARCH_PATH`). `BashApi.live()` is the public face of it.
+   * @internal
+   */
+  followBash(options: BashLiveOptions = {}): BashLiveStream {
     options = optionsObject(options);
     const search = <T>(query: Record<string, QueryValue>, signal: AbortSignal, decode: Decoder<T>) =>
-      this.transport.request({ method: 'GET', path: searchPath, query, signal, retry: false, decode });
+      this.transport.request({ method: 'GET', path: BASH_SEARCH_PATH, query, signal, retry: false, decode });
     return new Subscription(
       {
         ...this.#socketAccess(),

@@ -182,7 +182,7 @@ describe('live frames through the lazily loaded parsers', () => {
     const errors: Error[] = [];
     target.on('error', (error: Error) => errors.push(error));
     const emitter = new SafeEmitter(target, logger, () => []);
-    const core = new DeliveryCore(liveSettings({}), emitter, logger);
+    const core = new DeliveryCore(liveSettings({}), emitter, logger, 'slow-path');
     core.iterator(() => undefined);
     const delivered: Positioned[] = [];
     let stale = false;

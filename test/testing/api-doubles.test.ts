@@ -239,6 +239,12 @@ const RECIPES: Record<string, Record<string, Recipe>> = {
       await subscription.ready;
       subscription.close();
     },
+    // Internal: what `bash.live()` calls (the bash recipes follow the stream itself).
+    followBash: async (events) => {
+      const live = events.followBash();
+      await live.ready;
+      live.close();
+    },
     serverInfo: async (events) => expect((await events.serverInfo()).version).toEqual(expect.any(String)),
     requireFeature: (events) => events.requireFeature(AGENT_SERVER_FEATURES.sessionSocket),
     toJSON: async (events) => expect(events.toJSON()).toEqual(expect.any(Object)),

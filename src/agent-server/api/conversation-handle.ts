@@ -4,8 +4,6 @@ import type { ExecutionStatus } from '../../models/index.js';
 import type { ConversationInfo } from '../conversation-info.js';
 import type { ConfirmationPolicy } from '../conversations-client.js';
 import { SubscriptionError, WaitTimeoutError } from '../errors.js';
-import { followBash } from '../events-client.js';
-import { BASH_SEARCH_PATH } from '../live/bash-live.js';
 import type { Subscription } from '../live/subscription.js';
 import type { SubscribeOptions } from '../live/types.js';
 import type { MessageInput } from '../message-input.js';
@@ -38,7 +36,7 @@ export class ConversationHandle {
     this.#events = events;
     const api = events.context;
     this.files = new FilesApi(api, id);
-    this.bash = new BashApi(api, id, (options) => followBash(events, BASH_SEARCH_PATH, options));
+    this.bash = new BashApi(api, id, (options) => events.followBash(options));
     this.git = new GitApi(api, id);
     this.vscode = new VSCodeApi(api, id);
   }

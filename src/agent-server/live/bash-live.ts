@@ -61,9 +61,13 @@ export interface BashLiveStream extends AsyncIterable<BashEvent> {
 /** The server-wide bash search route, the catch-up read of `/sockets/bash-events` (no leading slash). */
 export const BASH_SEARCH_PATH = 'api/bash/bash_events/search';
 
-/** A page of the bash search route decoded straight into positioned items (the REST catch-up). */
+/**
+ * A page of the bash search route decoded straight into positioned items (the REST catch-up), in timestamp
+ * order: servers before 1.31.1 name their bash event files by the second and sort the search by file name, so
+ * the events of one second come by kind and id there (every BashCommand of the second before its outputs).
+ */
 export function bashCatchUpPageDecoder(measure: boolean): Decoder<Page<Positioned>> {
-  return pageDecoder((raw) => {
+  const decode = pageDecoder((raw) => {
     const parsed = decodeEvent(raw);
     if (!parsed.success) return parsed;
     return {
@@ -71,4 +75,12 @@ export function bashCatchUpPageDecoder(measure: boolean): Decoder<Page<Positione
       data: positionedBashEvent(parsed.data, measure ? JSON.stringify(raw).length : 0),
     };
   });
+  return (input) => {
+    const page = decode(input);
+    if (page.success && page.data.items.every((item) => item.timestamp !== undefined))
+      page.data.items.sort((a, b) =>
+        (a.timestamp as string) < (b.timestamp as string) ? -1 : a.timestamp === b.timestamp ? 0 : 1,
+      );
+    return page;
+  };
 }

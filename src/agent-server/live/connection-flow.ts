@@ -1,5 +1,5 @@
 import type { KnownEventMap } from '../../models/index.js';
-import { SubscriptionProtocolError } from '../errors.js';
+import { SubscriptionOverflowError } from '../errors.js';
 import type { Retry } from './close-classifier.js';
 import type { Connection } from './connection.js';
 import type { SubscriptionContext } from './context.js';
@@ -240,15 +240,23 @@ export class ConnectionFlow implements FrameSink {
     return !this.#host.isStale(conn);
   }
 
-  /** Holds a frame back while the connection catches up; bounded like a loop's buffer. */
+  /**
+   * Holds a frame back while the connection catches up; bounded like a loop's buffer, with the same policy: past
+   * the bounds, `onOverflow: 'error'` ends the subscription with SubscriptionOverflowError; `'pause'` pauses.
+   */
   hold(conn: Connection, item: Positioned): void {
     conn.held.push(item);
     conn.heldBytes += item.bytes;
-    if (
-      conn.held.length <= Math.max(1000, this.#settings.maxBuffered) &&
-      conn.heldBytes <= this.#settings.maxBufferedBytes
-    )
+    const maxHeld = Math.max(1000, this.#settings.maxBuffered);
+    if (conn.held.length <= maxHeld && conn.heldBytes <= this.#settings.maxBufferedBytes) return;
+    if (!this.#settings.pauseOnOverflow) {
+      this.#host.fail(
+        new SubscriptionOverflowError(
+          `${conn.held.length} events, ${conn.heldBytes} bytes arrived during the REST catch-up and were held back (at most ${maxHeld} events, maxBufferedBytes ${this.#settings.maxBufferedBytes}); onOverflow is 'error'`,
+        ),
+      );
       return;
+    }
     // The catch-up is slower than the server publishes: stop reading (the server's own byte budget decides
     // whether it keeps us), or, where the socket cannot pause, drop it and resume by position.
     if (this.#pauseReading(conn)) return;
@@ -326,8 +334,7 @@ export class ConnectionFlow implements FrameSink {
   }
 
   reportProtocolError(message: string): void {
-    this.#ctx.logger.warn(`subscription to ${this.#ctx.conversationId}: ${message}`);
-    this.#emitter.emit('error', new SubscriptionProtocolError(message));
+    this.#core.reportProtocolError(message);
   }
 }
 

@@ -386,7 +386,11 @@ export class Connector {
     try {
       await this.#ctx.probe(this.#lifetime.signal);
     } catch (error) {
-      if (!this.isStale(conn)) this.#decide(conn, classifyProbeFailure(error, code, reason, notFoundClose, this.#ctx.conversationId));
+      if (!this.isStale(conn))
+        this.#decide(
+          conn,
+          classifyProbeFailure(error, code, reason, notFoundClose, this.#ctx.conversationId),
+        );
       return;
     }
     if (this.isStale(conn)) return;

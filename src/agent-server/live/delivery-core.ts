@@ -3,7 +3,7 @@ import type { SafeLogger } from '../../core/logger.js';
 import { isConversationStateUpdateEvent } from '../../models/guards.js';
 import type { ConversationStateMirror, Event, KnownEventKind, KnownEventMap } from '../../models/index.js';
 import { applyStateUpdate } from '../../models/state-mirror.js';
-import { SubscriptionOverflowError } from '../errors.js';
+import { SubscriptionOverflowError, SubscriptionProtocolError } from '../errors.js';
 import { DeliveryLedger, type ResumePosition } from './delivery-ledger.js';
 import { EventQueue } from './event-queue.js';
 import type { SafeEmitter } from './safe-emitter.js';
@@ -20,6 +20,8 @@ export class DeliveryCore {
   readonly #settings: LiveSettings;
   readonly #emitter: SafeEmitter;
   readonly #logger: SafeLogger;
+  /** What the stream is called in log lines (the conversation id, or `bash-events`). */
+  readonly #name: string;
   // An array, not a Set: it is walked for every event.
   #queues: EventQueue<Event>[];
   /**
@@ -41,10 +43,11 @@ export class DeliveryCore {
   /** Session protocol: `seq` of the last persisted event delivered. */
   lastSeq: number | undefined;
 
-  constructor(settings: LiveSettings, emitter: SafeEmitter, logger: SafeLogger) {
+  constructor(settings: LiveSettings, emitter: SafeEmitter, logger: SafeLogger, name: string) {
     this.#settings = settings;
     this.#emitter = emitter;
     this.#logger = logger;
+    this.#name = name;
     this.ledger = new DeliveryLedger(settings.dedupeWindow);
     this.#backlog = new EventQueue<Event>(() => this.#onTake());
     this.#queues = [this.#backlog];
@@ -89,8 +92,11 @@ export class DeliveryCore {
     const ledger = this.ledger;
     if (
       !(sequenced ? ledger.admitSequenced(id, position, applyFloor) : ledger.admit(id, position, applyFloor))
-    )
+    ) {
+      // A sequenced duplicate is judged by its `seq` (FrameReader); any other is checked for a reused id.
+      if (!sequenced) this.checkReuse(event, id, position);
       return false;
+    }
     this.delivered += 1;
     const queues = this.#queues;
     const max = this.#settings.maxBuffered;
@@ -112,6 +118,25 @@ export class DeliveryCore {
     if (kind === 'ConversationStateUpdateEvent' && isConversationStateUpdateEvent(event))
       this.#applyPersistedUpdate(event, position);
     return full;
+  }
+
+  /**
+   * An event that was not admitted: if its id was delivered before with another timestamp, the id was reused
+   * for new content. Not delivered again (exactly once by id), and not silent: logged and reported as
+   * `SubscriptionProtocolError`, on every socket alike (a resend or a REST read of the same event agrees).
+   */
+  checkReuse(event: Event, id: string, position: string | undefined): void {
+    const reuse = this.ledger.reusedAt(id, position);
+    if (reuse === undefined) return;
+    this.reportProtocolError(
+      `event id ${id} was reused with new content (a ${event.kind} stamped ${position ?? 'without a timestamp'}, delivered before stamped ${reuse.before ?? 'without one'}); not delivered again`,
+    );
+  }
+
+  /** A fault of the server's stream: logged at warn level and reported on `error`. */
+  reportProtocolError(message: string): void {
+    this.#logger.warn(`subscription to ${this.#name}: ${message}`);
+    this.#emitter.emit('error', new SubscriptionProtocolError(message));
   }
 
   /** A `full_state` snapshot: replaces the mirror. */

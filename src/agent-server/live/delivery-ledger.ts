@@ -1,3 +1,4 @@
+import { IdHashes } from './id-hashes.js';
 import { PairBlocks } from './pair-blocks.js';
 
 /**
@@ -95,12 +96,14 @@ export class DeliveryLedger {
   readonly #window: number;
   /** The remembered ids and timestamps until the id index is built (then `#ring` and `#times`). */
   #blocks: PairBlocks | undefined;
+  /** The hashes of the ids in `#blocks`: an id delivered before (reused) is caught without the index. */
+  #hashes: IdHashes | undefined = new IdHashes();
   /** The remembered ids, oldest overwritten first once the ring has `#window` slots. */
   #ring: (string | undefined)[] = [];
   /** The position timestamp of each id in `#ring` (same slot), for `catchUpSince`. */
   #times: (string | undefined)[] = [];
-  /** The ids of `#ring`, for lookups; built on the first lookup (see the class comment). */
-  #index: Set<string> | undefined;
+  /** The ids of `#ring` and their slots, for lookups; built on the first lookup (see the class comment). */
+  #index: Map<string, number> | undefined;
   #next = 0;
   #markTimestamp: string | undefined;
   // The ids delivered at the mark: `#markIds[0..#markCount)`, reused, not reallocated (this runs for every
@@ -153,6 +156,11 @@ export class DeliveryLedger {
    */
   admitSequenced(id: string | undefined, timestamp: string | undefined, applyFloor = true): boolean {
     if (this.#index !== undefined) return this.admit(id, timestamp, applyFloor);
+    // An id delivered before (found by its hash, see IdHashes): reused. The index is built (it reports the
+    // reuse) and the id is not admitted.
+    const blocks = this.#blocks;
+    if (id !== undefined && blocks !== undefined && this.#hashes?.has(id, blocks))
+      return this.admit(id, timestamp, applyFloor);
     if (applyFloor && this.#belowFloor(id, timestamp)) return false;
     this.record(id, timestamp);
     return true;
@@ -173,14 +181,30 @@ export class DeliveryLedger {
   }
 
   /** The id index, built from the ring on first use. */
-  #lookup(): Set<string> {
+  #lookup(): Map<string, number> {
     if (this.#index === undefined) {
       this.#unblock();
-      const index = new Set<string>();
-      for (const id of this.#ring) if (id !== undefined) index.add(id);
+      const index = new Map<string, number>();
+      this.#ring.forEach((id, slot) => {
+        if (id !== undefined) index.set(id, slot);
+      });
       this.#index = index;
     }
     return this.#index;
+  }
+
+  /**
+   * For an event that was not admitted: the position timestamp its id was delivered with, when that differs
+   * from `timestamp` (the id was reused for another event: a resend or a REST read of the same event carries
+   * the same timestamp). `undefined` when the id is not indexed or the timestamps agree. Not on the hot path:
+   * asked only about duplicates. The timestamp is the one the slot keeps anyway: nothing more per id.
+   */
+  reusedAt(id: string, timestamp: string | undefined): { before: string | undefined } | undefined {
+    // Without the index the event was judged by its `seq` or the floor, not found by id.
+    const slot = this.#index?.get(id);
+    if (slot === undefined) return undefined;
+    const before = this.#times[slot];
+    return before === timestamp ? undefined : { before };
   }
 
   /** Records a delivered event (`timestamp`: a `positionTimestamp`, or undefined). */
@@ -193,6 +217,7 @@ export class DeliveryLedger {
     if (blocks !== undefined) {
       const slot = this.#next === this.#window ? 0 : this.#next;
       blocks.set(slot, id, timestamp);
+      this.#hashes?.set(slot, id);
       this.#next = slot + 1;
       this.#markPosition(id, timestamp);
       return;
@@ -206,8 +231,9 @@ export class DeliveryLedger {
     const index = this.#index;
     if (index !== undefined) {
       const oldest = this.#ring[next];
-      if (oldest !== undefined) index.delete(oldest);
-      index.add(id);
+      // Not when the id is also in a newer slot (a reuse `admitSequenced` recorded without looking it up).
+      if (oldest !== undefined && index.get(oldest) === next) index.delete(oldest);
+      index.set(id, next);
     }
     this.#ring[next] = id;
     this.#times[next] = timestamp;
@@ -220,6 +246,7 @@ export class DeliveryLedger {
     if (this.#blocks === undefined) return;
     const { ids, times } = this.#blocks.read();
     this.#blocks = undefined;
+    this.#hashes = undefined;
     while (ids.length < Math.min(this.#window, INITIAL_CAPACITY)) {
       ids.push(undefined);
       times.push(undefined);

@@ -104,8 +104,9 @@ export class FrameReader {
       this.#sink.deliverLive(conn, item);
       return;
     }
-    if (this.#core.ledger.isOld(item.id, item.timestamp)) return;
-    this.#hold(conn, item);
+    if (this.#core.ledger.isOld(item.id, item.timestamp))
+      this.#core.checkReuse(item.event, item.id, item.timestamp);
+    else this.#hold(conn, item);
   }
 
   /**
@@ -261,19 +262,23 @@ export class FrameReader {
     this.#core.lastSeq = item.seq;
     const before = this.#core.delivered;
     const going = this.#sink.deliverLive(conn, item, true);
-    // A fresh `seq` with an id already delivered: the log holds each event once, so the id was reused. Not
-    // delivered twice; said. (Events a REST catch-up delivered come again when the held frames are released.)
-    // Ids are looked up once the ledger has its index (any REST catch-up builds it); before, `seq` decides.
-    if (
-      this.#core.delivered === before &&
-      !released &&
-      conn.catchUp.type === 'none' &&
-      this.#core.ledger.indexed &&
-      this.#core.ledger.isOld(item.id, undefined, false)
-    )
-      this.#sink.reportProtocolError(
-        `event id ${item.id} was reused at seq ${item.seq}; not delivered again`,
-      );
+    // Not delivered: an id already delivered (or below the floor). With a fresh `seq` on a connection that read
+    // nothing over REST, the log holds each event once, so the id was reused; else (a REST catch-up delivered it,
+    // and it comes again on the socket or released from the held frames) reused only if its content changed.
+    // Either way not delivered twice, and said (DeliveryLedger finds ids without its index by their hashes).
+    if (this.#core.delivered === before) {
+      const ledger = this.#core.ledger;
+      if (
+        !released &&
+        conn.catchUp.type === 'none' &&
+        ledger.indexed &&
+        ledger.isOld(item.id, undefined, false)
+      )
+        this.#sink.reportProtocolError(
+          `event id ${item.id} was reused at seq ${item.seq}; not delivered again`,
+        );
+      else this.#core.checkReuse(item.event, item.id, item.timestamp);
+    }
     // A state update the server replays is history; the first state is the one at the end of the replay.
     if (
       !conn.ready &&

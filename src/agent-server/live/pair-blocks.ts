@@ -69,6 +69,20 @@ export class PairBlocks {
     block.written = offset + 1;
   }
 
+  /** True when slot `slot` (written before) holds the id `id`: compared in place, no string is made. */
+  holds(slot: number, id: string): boolean {
+    const index = Math.floor(slot / BLOCK);
+    const offset = slot - index * BLOCK;
+    const block = this.#blocks[index];
+    const pass = block === undefined ? undefined : offset < block.written ? block.current : block.previous;
+    if (pass === undefined) return false;
+    const start = pass.idStart[offset]!;
+    if (pass.idEnd[offset]! - start !== id.length) return false;
+    const chars = pass.chars;
+    for (let i = 0; i < id.length; i += 1) if (chars[start + i] !== id.charCodeAt(i)) return false;
+    return true;
+  }
+
   /** Every slot in order, `[0, capacity)`: its id and time, `undefined` for a slot never written. */
   read(): { ids: (string | undefined)[]; times: (string | undefined)[] } {
     const ids: (string | undefined)[] = [];

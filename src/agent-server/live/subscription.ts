@@ -49,7 +49,7 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     }
     this.#maxBuffered = settings.maxBuffered;
     this.#emitter = new SafeEmitter(this, ctx.logger, ctx.secrets);
-    this.#core = new DeliveryCore(settings, this.#emitter, ctx.logger);
+    this.#core = new DeliveryCore(settings, this.#emitter, ctx.logger, ctx.conversationId);
     this.#connector = new Connector(ctx, options, settings, this.#core, this.#emitter, WebSocket);
     this.#connector.onEnd = (reason, error) => {
       this.#signal?.removeEventListener('abort', this.#onAbort);

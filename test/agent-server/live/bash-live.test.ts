@@ -6,6 +6,7 @@ import {
   type ReconnectInfo,
 } from '../../../src/agent-server/index.js';
 import { decodeBashFrame } from '../../../src/agent-server/live/bash-events-adapter.js';
+import { bashCatchUpPageDecoder } from '../../../src/agent-server/live/bash-live.js';
 import { isAPIUserAbortError } from '../../../src/core/errors.js';
 import { observeSocketConnections } from '../../../src/testing/agent-server/socket-handlers.js';
 import { agentServerApiHandlers } from '../../../src/testing.js';
@@ -145,5 +146,37 @@ describe('bash.live(): /sockets/bash-events on the delivery core', () => {
     });
     expect(decodeBashFrame('{"kind":"BashOutput","id":"e2"}')).toMatchObject({ type: 'invalid' });
     expect(decodeBashFrame('not json')).toMatchObject({ type: 'invalid' });
+  });
+
+  it('orders a catch-up page by timestamp: servers before 1.31.1 sort one second by kind and id', () => {
+    // 1.11.4's search sorts by file name, `YYYYMMDDHHMMSS_<kind>_…`: both commands of the second before both outputs.
+    const command = (id: string, at: string) => ({
+      kind: 'BashCommand',
+      id,
+      timestamp: at,
+      command: 'echo',
+      cwd: null,
+      timeout: 300,
+    });
+    const output = (id: string, of: string, at: string) => ({
+      kind: 'BashOutput',
+      id,
+      timestamp: at,
+      command_id: of,
+      order: 0,
+      exit_code: 0,
+      stdout: 'x',
+      stderr: null,
+    });
+    const page = bashCatchUpPageDecoder(false)({
+      items: [
+        command('c1', '2026-11-28T00:10:25.128013Z'),
+        command('c2', '2026-11-28T00:10:25.147939Z'),
+        output('o1', 'c1', '2026-11-28T00:10:25.138984Z'),
+        output('o2', 'c2', '2026-11-28T00:10:25.160235Z'),
+      ],
+      next_page_id: null,
+    });
+    expect(page.success && page.data.items.map((item) => item.id)).toEqual(['c1', 'o1', 'c2', 'o2']);
   });
 });

@@ -44,7 +44,7 @@ function run(
   const logger = new SafeLogger({ debug() {}, info() {}, warn() {}, error() {} }, 'off', () => []);
   const settings = liveSettings({});
   const emitter = new SafeEmitter(new EventEmitter(), logger, () => []);
-  const core = new DeliveryCore(settings, emitter, logger);
+  const core = new DeliveryCore(settings, emitter, logger, 'properties');
   const delivered: string[] = [];
   core.iterator(() => undefined); // a loop, so the backlog is not what bounds anything
   let ended = false;

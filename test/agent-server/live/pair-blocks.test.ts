@@ -31,6 +31,14 @@ describe('PairBlocks', () => {
         for (let slot = 0; slot < read.ids.length; slot += 1) {
           expect(read.ids[slot]).toBe(ids[slot]);
           expect(read.times[slot]).toBe(times[slot]);
+          // `holds` compares in place: the slot's own id, not its neighbour's, nor a prefix of it.
+          if (ids[slot] !== undefined) {
+            expect(blocks.holds(slot, ids[slot] as string)).toBe(true);
+            expect(blocks.holds(slot, `${ids[slot]}x`)).toBe(false);
+            expect(blocks.holds(slot, (ids[slot] as string).slice(0, -1))).toBe(false);
+          }
+          if (window > 1 && ids[(slot + 1) % window] !== undefined)
+            expect(blocks.holds(slot, ids[(slot + 1) % window] as string)).toBe(false);
         }
       }),
       { numRuns: 300, seed: 5 },

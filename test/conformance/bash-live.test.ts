@@ -1,0 +1,203 @@
+// `client.bash.live()` against the real agent servers of the matrix (`/sockets/bash-events`, every version that
+// has the socket): commands started through the SDK's bash API, followed live; every BashCommand and BashOutput
+// of them arrives exactly once and in the order of the REST bash-events search, also when the server is killed
+// (SIGKILL, mid-command) and started again on the same data.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentServerClient, type BashEvent, type BashLiveStream } from '../../src/agent-server/index.js';
+import { requirePeer, versionsUnderTest } from '../peers/peers.js';
+import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
+
+/** True when the version's server has the route (its sockets module declares it; 1.11.4 already does). */
+function hasBashSocket(venv: string | undefined): boolean {
+  if (venv === undefined) return false;
+  const sockets = join(venv, 'lib/python3.12/site-packages/openhands/agent_server/sockets.py');
+  return existsSync(sockets) && readFileSync(sockets, 'utf8').includes('"/bash-events"');
+}
+
+/** The command a bash event belongs to. */
+function commandOf(event: BashEvent): string {
+  return event.kind === 'BashOutput' ? event.command_id : event.id;
+}
+
+/** Every stored bash event of `commands`, in the REST search's order (timestamp, oldest first). */
+async function restLog(client: AgentServerClient, commands: ReadonlySet<string>): Promise<BashEvent[]> {
+  const events: BashEvent[] = [];
+  for await (const event of client.bash.search({ sortOrder: 'TIMESTAMP' }))
+    if (commands.has(commandOf(event))) events.push(event);
+  return events;
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** True once a command's last output (the one with its exit code) was received. */
+function finished(received: readonly BashEvent[], commandId: string): boolean {
+  return received.some(
+    (event) =>
+      event.kind === 'BashOutput' &&
+      event.command_id === commandId &&
+      event.exit_code !== null &&
+      event.exit_code !== undefined,
+  );
+}
+
+/**
+ * The REST search's order, by timestamp. Servers before 1.31.1 name their bash event files by the second
+ * (`YYYYMMDDHHMMSS_<kind>_…`) and the search sorts by file name, so events of one second come by kind and id
+ * there; later ones name them to the microsecond, and the search's order is the timestamp order already. A stable
+ * sort by timestamp keeps the search's order on those and gives the order the events were stamped on the older.
+ */
+function restOrder(events: BashEvent[]): BashEvent[] {
+  return [...events].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
+}
+
+/** One line per run, printed after the suite (the counts the report quotes). */
+const counts: string[] = [];
+afterAll(() => {
+  if (counts.length > 0) console.log(`bash.live() conformance: ${counts.join('; ')}`);
+});
+
+function describeEvent(event: BashEvent): string {
+  return `${event.kind}:${event.id.slice(0, 8)}@${event.timestamp}`;
+}
+
+/** Follows `live` into `received` until it ends; resolves with the error it ended with, if any. */
+function follow(live: BashLiveStream, received: BashEvent[]): Promise<unknown> {
+  return (async () => {
+    try {
+      for await (const event of live) received.push(event);
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  })();
+}
+
+for (const { version } of versionsUnderTest('agent-server')) {
+  const venv = requirePeer('agent-server', version);
+  const bashSocket = hasBashSocket(venv);
+
+  // Every version of the matrix has the socket (1.11.4 already does); one without it is skipped, saying so.
+  const title = bashSocket
+    ? `real agent server ${version}: bash.live()`
+    : `real agent server ${version}: bash.live() (skipped: its sockets module declares no /sockets/bash-events)`;
+  describe.skipIf(venv === undefined || !bashSocket)(title, () => {
+    let server: RealAgentServer;
+    let client: AgentServerClient;
+
+    beforeAll(async () => {
+      server = await startRealAgentServer(venv as string, version);
+      client = new AgentServerClient({
+        baseUrl: server.url,
+        sessionApiKey: server.sessionApiKey,
+        logLevel: 'off',
+      });
+    });
+
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('live only: every BashCommand and BashOutput of three commands once, in REST order', async () => {
+      const live = client.bash.live();
+      const received: BashEvent[] = [];
+      const errors: Error[] = [];
+      live.on('error', (error) => errors.push(error));
+      const following = follow(live, received);
+      await live.ready;
+      const commands: string[] = [];
+      // Several output chunks each (the server publishes a running command's output as it comes).
+      for (const name of ['one', 'two', 'three']) {
+        const command = await client.bash.start(
+          `for i in 1 2 3; do echo ${name}-$i; sleep 0.3; done; echo ${name}-err >&2`,
+        );
+        commands.push(command.id);
+      }
+      await until(() => commands.every((id) => finished(received, id)), 30_000, 'every exit code');
+      const ids = new Set(commands);
+      // The REST log may lag the socket by a write: wait until it holds what was received.
+      let expected: BashEvent[] = [];
+      await until(
+        async () => {
+          expected = await restLog(client, ids);
+          return expected.length >= received.filter((event) => ids.has(commandOf(event))).length;
+        },
+        10_000,
+        'the REST log',
+      );
+      live.close();
+      expect(await following).toBeUndefined();
+      const mine = received.filter((event) => ids.has(commandOf(event)));
+      expect(new Set(mine.map((event) => event.id)).size).toBe(mine.length);
+      expect(mine.map(describeEvent)).toEqual(restOrder(expected).map(describeEvent));
+      expect(mine.filter((event) => event.kind === 'BashCommand')).toHaveLength(3);
+      expect(mine.filter((event) => event.kind === 'BashOutput').length).toBeGreaterThanOrEqual(3);
+      expect(errors).toEqual([]);
+      counts.push(`${version} live: ${mine.length} events`);
+    }, 60_000);
+
+    it('killed and restarted mid-command: every stored event of the commands once, in REST order', async () => {
+      const live = client.bash.live({
+        history: true,
+        reconnect: { initialDelay: 100, maxDelay: 1000, giveUpAfter: 120_000, leaseTimeout: 120_000 },
+      });
+      const received: BashEvent[] = [];
+      const errors: Error[] = [];
+      live.on('error', (error) => errors.push(error));
+      let reconnects = 0;
+      live.on('reconnecting', () => {
+        reconnects += 1;
+      });
+      const following = follow(live, received);
+      await live.ready;
+      const commands: string[] = [];
+      // Quick commands, one with output over the server's 1 MiB chunk size (three BashOutputs), then one still
+      // running when the server is killed: its BashCommand is stored, its output never will be.
+      for (const command of ['echo one', 'head -c 2500000 /dev/zero | tr "\\0" a', 'echo two >&2']) {
+        const started = await client.bash.start(command);
+        commands.push(started.id);
+        await until(() => finished(received, started.id), 30_000, `the exit code of ${command}`);
+      }
+      const running = await client.bash.start('sleep 60');
+      commands.push(running.id);
+      await until(() => received.some((event) => event.id === running.id), 30_000, 'the running command');
+      await server.kill();
+      await server.restart();
+      // Started at once: the stream may still be reconnecting (then its REST catch-up reads them).
+      for (const command of ['echo after-one', 'echo after-two'])
+        commands.push((await client.bash.start(command)).id);
+      await until(
+        () => commands.slice(-2).every((id) => finished(received, id)),
+        60_000,
+        "the restarted server's commands",
+      );
+      const ids = new Set(commands);
+      let expected: BashEvent[] = [];
+      await until(
+        async () => {
+          expected = await restLog(client, ids);
+          return expected.length >= received.filter((event) => ids.has(commandOf(event))).length;
+        },
+        10_000,
+        'the REST log',
+      );
+      live.close();
+      expect(await following).toBeUndefined();
+      expect(reconnects).toBeGreaterThan(0);
+      const mine = received.filter((event) => ids.has(commandOf(event)));
+      expect(new Set(mine.map((event) => event.id)).size).toBe(mine.length);
+      expect(mine.map(describeEvent)).toEqual(restOrder(expected).map(describeEvent));
+      expect(mine.filter((event) => event.kind === 'BashCommand').map((event) => event.id)).toEqual(commands);
+      expect(mine.filter((event) => event.kind === 'BashOutput').length).toBeGreaterThanOrEqual(7);
+      expect(errors).toEqual([]);
+      counts.push(`${version} restart: ${mine.length} events, ${reconnects} reconnects`);
+    }, 180_000);
+  });
+}

@@ -1,8 +1,9 @@
 // The gateway's database for a conformance run: a throwaway PostgreSQL (Debian's `postgresql` package) on a
-// loopback port, LiteLLM's own migrations applied with psql, and the Prisma client LiteLLM uses generated once
-// per venv. LiteLLM reaches the database only through Prisma's query engine, whose native binary cannot be
-// downloaded here: test/peers/prisma-engine/ stands in for it with Prisma's real engine compiled to WebAssembly
-// (docs/compatibility.md, "Model gateway", says what that changes).
+// loopback port, LiteLLM's own migrations applied with psql (then what the proxy's schema has beyond them, see
+// syncToProxySchema), and the Prisma client LiteLLM uses generated once per venv. LiteLLM reaches the database
+// only through Prisma's query engine, whose native binary cannot be downloaded here: test/peers/prisma-engine/
+// stands in for it with Prisma's real engine compiled to WebAssembly (docs/compatibility.md, "Model gateway",
+// says what that changes).
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -67,6 +68,47 @@ function sitePackages(venv: string): string {
   return join(lib, python as string, 'site-packages');
 }
 
+/**
+ * The stand-in must load before LiteLLM runs it. When it cannot (its npm packages missing: a node_modules older
+ * than package.json), prisma-client-py's `connect()` fails at `query-engine --version` but keeps its engine
+ * object, so `is_connected()` answers True; LiteLLM's retried `connect()` then skips connecting and its start-up
+ * health check fails with `NotConnectedError: Not connected to the query engine`, which names neither cause.
+ */
+function checkEngine(): void {
+  const result = spawnSync(process.execPath, [ENGINE, '--version'], { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(
+      `the Prisma engine stand-in (${ENGINE}) does not start; \`npm ci\` installs its packages ` +
+        `(@prisma/query-engine-wasm, @prisma/adapter-pg, pg): ${(result.stderr || result.stdout).slice(-1500)}`,
+    );
+  }
+}
+
+const SCHEMA_DIFF = join(root, 'test/peers/prisma-engine/schema-diff.mjs');
+
+/**
+ * The SQL that takes the database from the schema of LiteLLM's migrations (`litellm_proxy_extras/schema.prisma`)
+ * to the schema the proxy's Prisma client is generated from (`litellm/proxy/schema.prisma`), or '' when they are
+ * the same file (1.94.1, 1.108.7). They differ when the installed `litellm-proxy-extras` is older than the one
+ * the proxy pins (1.110.2: 0.4.110 for 0.4.114.post1, the newest on the index): its migrations then lack tables
+ * the proxy writes (`LiteLLM_SpendLogDelivery`: without it no spend row is ever stored). `prisma db push` of the
+ * proxy's schema (`litellm --use_prisma_db_push`) would add them; this is its SQL, written by Prisma's schema
+ * engine (test/peers/prisma-engine/schema-diff.mjs).
+ */
+function syncToProxySchema(venv: string): string {
+  const site = sitePackages(venv);
+  const from = join(site, 'litellm_proxy_extras/schema.prisma');
+  const to = join(site, 'litellm/proxy/schema.prisma');
+  if (readFileSync(from, 'utf8') === readFileSync(to, 'utf8')) return '';
+  const result = spawnSync(process.execPath, [SCHEMA_DIFF, from, to], { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(
+      `schema diff failed (exit ${result.status}; \`npm ci\` installs @prisma/schema-engine-wasm): ${(result.stderr || result.stdout).slice(-3000)}`,
+    );
+  }
+  return result.stdout;
+}
+
 /** The engine wrappers prisma-client-py runs: ours for the query engine, a refusal for the schema engine. */
 function writeEngineWrappers(dir: string): { queryEngine: string; schemaEngine: string } {
   const queryEngine = join(dir, 'query-engine');
@@ -119,6 +161,7 @@ export async function startGatewayDatabase(venv: string): Promise<GatewayDatabas
   if (!existsSync(join(PG_BIN, 'initdb'))) {
     throw new Error(`PostgreSQL 15 not found in ${PG_BIN}: apt-get install -y postgresql (.ci/run does)`);
   }
+  checkEngine();
   const dir = mkdtempSync(join(tmpdir(), 'gateway-db-'));
   const data = join(dir, 'pg');
   mkdirSync(data);
@@ -182,6 +225,11 @@ export async function startGatewayDatabase(venv: string): Promise<GatewayDatabas
     for (const name of readdirSync(migrations).sort()) {
       const file = join(migrations, name, 'migration.sql');
       if (existsSync(file)) psql('litellm', ['-f', file]);
+    }
+    const schemaSync = syncToProxySchema(venv);
+    if (schemaSync) {
+      writeFileSync(join(dir, 'schema-sync.sql'), schemaSync);
+      psql('litellm', ['-f', join(dir, 'schema-sync.sql')]);
     }
     const home = join(venv, '.prisma-home');
     mkdirSync(home, { recursive: true });

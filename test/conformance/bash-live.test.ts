@@ -29,6 +29,24 @@ async function restLog(client: AgentServerClient, commands: ReadonlySet<string>)
   return events;
 }
 
+/** The REST log of `commands`, once it holds what the socket delivered (it may lag the socket by a write). */
+async function restLogHolding(
+  client: AgentServerClient,
+  commands: ReadonlySet<string>,
+  received: readonly BashEvent[],
+): Promise<BashEvent[]> {
+  let log: BashEvent[] = [];
+  await until(
+    async () => {
+      log = await restLog(client, commands);
+      return log.length >= received.filter((event) => commands.has(commandOf(event))).length;
+    },
+    10_000,
+    'the REST log',
+  );
+  return log;
+}
+
 async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -122,16 +140,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
       }
       await until(() => commands.every((id) => finished(received, id)), 30_000, 'every exit code');
       const ids = new Set(commands);
-      // The REST log may lag the socket by a write: wait until it holds what was received.
-      let expected: BashEvent[] = [];
-      await until(
-        async () => {
-          expected = await restLog(client, ids);
-          return expected.length >= received.filter((event) => ids.has(commandOf(event))).length;
-        },
-        10_000,
-        'the REST log',
-      );
+      const expected = await restLogHolding(client, ids, received);
       live.close();
       expect(await following).toBeUndefined();
       const mine = received.filter((event) => ids.has(commandOf(event)));
@@ -179,15 +188,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
         "the restarted server's commands",
       );
       const ids = new Set(commands);
-      let expected: BashEvent[] = [];
-      await until(
-        async () => {
-          expected = await restLog(client, ids);
-          return expected.length >= received.filter((event) => ids.has(commandOf(event))).length;
-        },
-        10_000,
-        'the REST log',
-      );
+      const expected = await restLogHolding(client, ids, received);
       live.close();
       expect(await following).toBeUndefined();
       expect(reconnects).toBeGreaterThan(0);

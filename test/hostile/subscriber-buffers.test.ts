@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CloseInfo, ReconnectInfo } from '../../src/agent-server/index.js';
 import { isSubscriptionOverflowError } from '../../src/agent-server/index.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import {
   at,
   clientFor,
@@ -94,21 +95,10 @@ describe('buffers bounded by bytes', () => {
     sub.close();
   }, 10_000);
 
-  /** Deterministic pseudo-random numbers (mulberry32): a failure replays from its seed. */
-  function random(seed: number) {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let t = Math.imul(state ^ (state >>> 15), 1 | state);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it.each([5, 23, 77, 1024])(
     "seed %i: onOverflow 'error', a burst over maxBufferedBytes during the REST catch-up: SubscriptionOverflowError, no pause, no reconnect",
     async (seed) => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       // Frames of 50 to 400 KB, in all more than the bound, at random moments of a catch-up that never ends.
       const sizes: number[] = [];
       for (let total = 0; total <= 1.5 * MiB; total += sizes.at(-1)!)

@@ -4,20 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryLedger } from '../../../src/agent-server/live/delivery-ledger.js';
 import { IdHashes } from '../../../src/agent-server/live/id-hashes.js';
-
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/seeded-random.js';
 
 describe('IdHashes', () => {
   it.each([1, 7, 99, 2024])('seed %i: has() is true for every id in a slot, false for ids gone', (seed) => {
-    const next = random(seed);
+    const next = seededRandom(seed);
     const window = 50 + Math.floor(next() * 400);
     const hashes = new IdHashes();
     const slots: string[] = [];

@@ -11,18 +11,8 @@ import {
   type ReconnectInfo,
   type SubscriptionError,
 } from '../../../src/agent-server/index.js';
+import { seededRandom } from '../../helpers/seeded-random.js';
 import { client, durable, fast, fullState, hostile, ID, range, take } from './hostile-session.js';
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed from its seed. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sync = (through: number, from?: number) =>
   JSON.stringify({ type: 'sync', ...(from === undefined ? {} : { from_seq: from }), through_seq: through });
@@ -31,7 +21,7 @@ describe('progress is success', () => {
   it.each([3, 17, 42])(
     'seed %i: a socket dropped again and again while it replays never runs out of budget: all delivered',
     async (seed) => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const total = 300;
       const server = await hostile((socket, request) => {
         const after = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('after_seq') ?? '-1');

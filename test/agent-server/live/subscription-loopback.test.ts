@@ -7,6 +7,7 @@ import {
 } from '../../../src/agent-server/index.js';
 import { isAPIUserAbortError, isAuthenticationError } from '../../../src/core/errors.js';
 import { type AgentServerLoopback, serveAgentServer } from '../../../src/testing.js';
+import { seededRandom } from '../../helpers/seeded-random.js';
 import { sleep, until } from '../simulated.js';
 
 // A real `ws` server on loopback (src/testing/agent-server/loopback.ts) and Node's built-in WebSocket client.
@@ -28,17 +29,6 @@ function clientFor(server: AgentServerLoopback, sessionApiKey: string = KEY) {
   return new EventsClient({ baseUrl: server.url, sessionApiKey, logLevel: 'off', maxRetries: 0 });
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Ref'd timers alive in this process (unref'd ones, e.g. undici's keep-alive, do not keep it running). */
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
@@ -51,7 +41,7 @@ describe.each([
     const server = await start(version);
     const { store } = server;
     const id = store.addConversation().id;
-    const next = random(version === '1.11.4' ? 11 : version === '1.25.0' ? 25 : 58);
+    const next = seededRandom(version === '1.11.4' ? 11 : version === '1.25.0' ? 25 : 58);
     // Some history first: the subscription starts from the beginning of the conversation.
     for (let i = 0; i < 120; i += 1) store.publish(id, store.message(`history ${i}`));
 

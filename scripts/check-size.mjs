@@ -29,9 +29,11 @@ const BUDGETS = [
     code: "export * from 'agent-platform-sdk/tracing';",
     // 8 kB until the misuse checks of resolveTraceExport (env, options, dotenv named in a typed error): 8.1 kB;
     // 8.3 kB with the security checks (control characters, credential-like header names), 8.14 kB once
-    // simplified (issue 26 item 7 asks for 8 kB: not reached without dropping messages or checks; a shared
-    // helper for a repeated call and `declare`d error fields, tried, made the gzip larger: 8.146 kB).
-    maxGzip: 8_200,
+    // simplified (a shared helper for a repeated call and `declare`d error fields, tried, made the gzip
+    // larger). Issue 26 item 7 asks for 8 kB: 7.98 kB (7,980 bytes) with shorter warning and error messages,
+    // each still naming the variable or field and the effect; every check kept. Little headroom: a new
+    // message or check must pay for itself.
+    maxGzip: 8_000,
     forbid: ['zod', 'ky'],
   },
   {

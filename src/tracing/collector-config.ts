@@ -50,7 +50,7 @@ export function collectorConfig(options: CollectorConfigOptions): string {
     if (typeof name !== 'string' || !/^[\w.-]+$/.test(name))
       throw new TraceTargetError(field, 'must be a non-empty string of A-Z a-z 0-9 _ . -');
     const id = `otlphttp/${name}`;
-    if (id in exporters) throw new TraceTargetError(field, `duplicate exporter name ${name}`);
+    if (id in exporters) throw new TraceTargetError(field, 'is a duplicate');
     exporters[id] = value;
   };
   const { baseUrl, projectApiKey } = options.bundled || {

@@ -43,7 +43,7 @@ export function parseOtlpHeaders(raw: string, variable = 'headers'): ParsedHeade
     // Names are never shown: with `Authorization: Basic …=` (":" for "="), the name is the credential.
     if (!key) warnings.push(`${pairAt} has an empty name: an HTTP export fails`);
     else if (!HEADER_NAME.test(key))
-      warnings.push(`${pairAt}: the name is not a header name (":" for "="?): an HTTP export fails`);
+      warnings.push(`${pairAt}: the name is not a header name: an HTTP export fails`);
     if (/%[0-9a-f]{2}/i.test(key)) warnings.push(`${pairAt}: the name is not percent-decoded`);
     headers[key] = unquote(pair.slice(at + 1).trim());
   });

@@ -48,7 +48,7 @@ function int(value: unknown, path: string): bigint {
 function hexId(value: unknown, digits: number, path: string): string {
   if (typeof value === 'string' && value.length === digits && /^[\da-f]+$/i.test(value))
     return value.toLowerCase();
-  throw new OtlpDecodeError(path, `not ${digits} hex digits (ids are hex, not base64)`);
+  throw new OtlpDecodeError(path, `not ${digits} hex digits`);
 }
 
 function anyValue(value: unknown, path: string): AttributeValue {

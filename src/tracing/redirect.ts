@@ -67,7 +67,7 @@ export function checkUrl(value: unknown, field: string): void {
   check(
     ok && isText(value) && !hasControl(value) && value.trim() === value,
     field,
-    'must be an absolute http(s) URL without credentials or control characters',
+    'must be an http(s) URL without credentials or control characters',
   );
 }
 function checkHost(value: unknown, field: string): void {

@@ -122,19 +122,17 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
   const httpPort = key ? port('TRACING_HTTP_PORT') : 0;
   const grpcPort = key ? port('TRACING_GRPC_PORT') : 0;
   if (!key && rawBase && (present('TRACING_HTTP_PORT') || present('TRACING_GRPC_PORT')))
-    warn('TRACING_HTTP_PORT/TRACING_GRPC_PORT are read only with TRACING_PROJECT_API_KEY: ports 443/8443');
+    warn('TRACING_HTTP_PORT/TRACING_GRPC_PORT are ignored without TRACING_PROJECT_API_KEY');
   let base = rawBase?.replace(/\/+$/, '');
   if (base) {
     if (!/^https?:/.test(base)) {
       base = `https://${base}`;
-      warn('TRACING_BASE_URL has no http(s) scheme: https:// is added');
+      warn('TRACING_BASE_URL has no scheme: https:// is added');
     }
     const urlPort = /:(\d{1,5})$/.exec(base);
     if (urlPort) {
       base = base.slice(0, -urlPort[0].length);
-      warn(
-        `TRACING_BASE_URL: port ${urlPort[1]} is ignored; the port comes from TRACING_HTTP_PORT/TRACING_GRPC_PORT`,
-      );
+      warn(`TRACING_BASE_URL: port ${urlPort[1]} is ignored`);
     }
   }
   let http = forceHttp;
@@ -151,7 +149,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     if (otelEndpoint)
       warn(
         `TRACING_PROJECT_API_KEY is set: ${otelEndpoint[0]} is ignored` +
-          (base ? '' : "; traces go to the tracing vendor's cloud"),
+          (base ? '' : '; traces go to the cloud'),
       );
     if (otelHeaders) warn(`TRACING_PROJECT_API_KEY is set: ${otelHeaders[0]} is ignored`);
   } else {
@@ -163,10 +161,10 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
       endpoint = otelEndpoint[1];
       const [name, protocol] = otel('PROTOCOL') ?? ['', ''];
       http = protocol === 'http/protobuf' || protocol === 'http/json' || get('OTEL_EXPORTER') === 'otlp_http';
-      if (!protocol) warn('no protocol: gRPC (OpenTelemetry defaults to http/protobuf)');
+      if (!protocol) warn('no OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: gRPC');
       else if (protocol === 'http/json') warn(`${name}: http/json sends protobuf`);
       else if (!http && protocol !== 'grpc' && protocol !== 'grpc/protobuf')
-        warn(`${name}: only http/protobuf and http/json (lower case) select HTTP: gRPC`);
+        warn(`${name} is not http/protobuf or http/json: gRPC`);
     } else if (otelEndpoint) {
       drop(otelEndpoint[0]);
       warn(
@@ -191,11 +189,10 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
       ? (seconds('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT') ?? seconds('OTEL_EXPORTER_OTLP_TIMEOUT') ?? 10)
       : seconds('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT') || (seconds('OTEL_EXPORTER_OTLP_TIMEOUT') ?? 10);
   } catch (name) {
-    warn(`${name} is not a number: the tracing SDK fails to start`);
+    warn(`${name} is not a number: tracing is off`);
     return off();
   }
-  if (present('OTEL_TIMEOUT'))
-    warn('OTEL_TIMEOUT is not read: use OTEL_EXPORTER_OTLP_TRACES_TIMEOUT (seconds)');
+  if (present('OTEL_TIMEOUT')) warn('OTEL_TIMEOUT is ignored');
 
   let grpcTarget: string | undefined;
   let tls: boolean;
@@ -207,7 +204,7 @@ export function resolveTraceExport(env: EnvLike, options: ResolveOptions = {}): 
     const match = /^([a-z][\w+.-]*:\/\/[^/?#]*)(\/?)([?#].*)?$/i.exec(endpoint);
     if (match) endpoint = `${match[1]}/v1/traces${match[3] ?? ''}`;
     else if (destination === 'otlp' && /:\/\/[^/]*\/./.test(endpoint) && !/\/v1\/traces\b/.test(endpoint))
-      warn(`${otelEndpoint?.[0]}: the path is used as is (OpenTelemetry would append /v1/traces)`);
+      warn(`${otelEndpoint?.[0]}: the path is used as is`);
     tls = /^https:/i.test(endpoint);
   } else {
     // Leading whitespace is dropped when the URL is parsed; trailing whitespace stays in the target.
@@ -254,5 +251,5 @@ function checkObject(value: unknown, field: string): void {
         : value instanceof Map
           ? 'a Map'
           : typeof value;
-  if (got !== 'object') throw new TraceTargetError(field, `must be an object of variables, got ${got}`);
+  if (got !== 'object') throw new TraceTargetError(field, `must be an object, got ${got}`);
 }

@@ -236,6 +236,9 @@ describe('resolveTraceExport misuse', () => {
     }
     expect(thrown).toBeInstanceOf(TraceTargetError);
     expect((thrown as TraceTargetError).field).toBe(field);
+    expect((thrown as Error).message).toMatch(
+      /^trace target [\w.]+: must be an object, got (null|string|a Map|an array|number)$/,
+    );
   });
 });
 

@@ -114,7 +114,7 @@ describe('collectorConfig', () => {
           { name: 'a', tracesUrl: 'http://b/v1/traces' },
         ],
       }),
-    ).toThrow(/duplicate/);
+    ).toThrow(/^trace target exporters\[1\]\.name: is a duplicate$/);
   });
 });
 

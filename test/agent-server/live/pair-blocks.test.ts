@@ -1,5 +1,5 @@
 /**
- * The delivery ledger keeps ids and timestamps 64 to a string while nothing looks ids up (src/agent-server/
+ * The delivery ledger keeps ids and timestamps in typed arrays while nothing looks ids up (src/agent-server/live/
  * pair-blocks.ts). It must answer exactly as the plain ring it replaces: checked against a ledger that builds
  * its id index (and so the plain ring) before the first event, over random windows, timestamps (missing,
  * repeated, going back) and points where the compact one is first asked for an id.

@@ -1,7 +1,7 @@
 // Memory benchmark, the package's built Node entry (bench/_build.ts) against a bare WebSocket client doing
 // JSON.parse, each in fresh processes run with --expose-gc (bench/_memory-child.mjs):
 // - idle: heap bytes per open, idle subscription (snapshot received, nothing streaming): N connections to N
-//   conversations after one spare, heap after garbage collection, difference / N, once the HTTP keep-alive
+//   conversations after 20 spare ones (what all share, the code V8 optimises included), heap after garbage collection, difference / N, once the HTTP keep-alive
 //   connections of the connect's requests have closed (6 s; also printed: 300 ms after connecting, while they
 //   are open). Target <= 64 KiB.
 // - streaming: RSS growth (peak over samples after every 5,000 events, minus the RSS once connected) while one
@@ -24,6 +24,8 @@ const { median, option } = await import('./_stats.js');
 const { nodeEntry } = await import('./_build.js');
 
 const CONNECTIONS = option('connections', 200);
+/** Spare connections opened before the measured ones (bench/_memory-child.mjs). */
+const WARM = option('warm-connections', 20);
 const EVENTS = option('events', 300_000);
 const ROUNDS = option('rounds', 1);
 // One streaming run per client by default: 300,000 events take some 20 s per client on a loaded 2-vCPU machine.
@@ -61,9 +63,9 @@ const next = async <T>(process: ChildProcess) => ((await once(process, 'message'
 
 async function idle(mode: 'bare' | 'sdk'): Promise<{ perConnection: number; connecting: number }> {
   const ids: string[] = [];
-  for (let i = 0; i <= CONNECTIONS; i++) ids.push(await prepare(0));
+  for (let i = 0; i < WARM + CONNECTIONS; i++) ids.push(await prepare(0));
   const process = child('idle', mode);
-  process.send({ ids });
+  process.send({ ids, warm: WARM });
   const result = await next<{ perConnection: number; connecting: number }>(process);
   await once(process, 'exit');
   return result;

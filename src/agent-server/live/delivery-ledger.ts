@@ -1,3 +1,4 @@
+import { IdTable } from './id-table.js';
 import { PairBlocks } from './pair-blocks.js';
 
 /**
@@ -19,8 +20,6 @@ interface Mark {
 
 /** Milliseconds a timestamp may lie ahead of this machine's clock and still count as a position. */
 const FUTURE_TOLERANCE = 24 * 3600_000;
-/** Slots of the id ring when it is first needed (it doubles up to the window as events are delivered). */
-const INITIAL_CAPACITY = 32;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 
 /**
@@ -85,22 +84,20 @@ function isDigit(code: number): boolean {
  * Memory: the window's ring starts small and grows as events are delivered, up to `window` slots, so an
  * idle subscription holds a few hundred bytes instead of the whole window (10 000 slots by default).
  *
- * Cost: events of `/sockets/session` come with a `seq`, and the subscription drops a `seq` already delivered
- * before asking (`admitSequenced`). While every delivery came that way the ids and timestamps are only copied
- * into typed arrays (`PairBlocks`: as strings they made V8 grow its young generation over a long stream); the
- * id ring and index (a Set, the costly part: hashing each fresh id) are built from them the first time anything
- * else asks (a REST catch-up, `/sockets/events` frames), and kept from then on.
+ * Cost: the ids and timestamps are copied into typed arrays (`PairBlocks`: as strings they made V8 grow its
+ * young generation over a long stream), and the id index is a hash table of slot numbers in typed arrays
+ * (`IdTable`), so remembering 10,000 events keeps no string per event on the JavaScript heap. Events of
+ * `/sockets/session` come with a `seq`, and the subscription drops a `seq` already delivered before asking
+ * (`admitSequenced`): while every delivery came that way the ids are only written down, and the index is built
+ * from the blocks the first time anything else asks (a REST catch-up, `/sockets/events` frames), and kept from
+ * then on.
  */
 export class DeliveryLedger {
   readonly #window: number;
-  /** The remembered ids and timestamps until the id index is built (then `#ring` and `#times`). */
-  #blocks: PairBlocks | undefined;
-  /** The remembered ids, oldest overwritten first once the ring has `#window` slots. */
-  #ring: (string | undefined)[] = [];
-  /** The position timestamp of each id in `#ring` (same slot), for `catchUpSince`. */
-  #times: (string | undefined)[] = [];
-  /** The ids of `#ring`, for lookups; built on the first lookup (see the class comment). */
-  #index: Set<string> | undefined;
+  /** The remembered ids and timestamps, oldest overwritten first once all `#window` slots were written. */
+  readonly #blocks: PairBlocks;
+  /** Which slots hold an id, for lookups; built on the first lookup (see the class comment). */
+  #index: IdTable | undefined;
   #next = 0;
   #markTimestamp: string | undefined;
   // The ids delivered at the mark: `#markIds[0..#markCount)`, reused, not reallocated (this runs for every
@@ -118,7 +115,7 @@ export class DeliveryLedger {
 
   /** Slots the ring has now (grows with deliveries, never beyond the window). */
   get capacity(): number {
-    return this.#blocks === undefined ? this.#ring.length : this.#blocks.capacity;
+    return this.#blocks.capacity;
   }
 
   /** True once ids are looked up (the index was built: see the class comment). */
@@ -172,12 +169,15 @@ export class DeliveryLedger {
     );
   }
 
-  /** The id index, built from the ring on first use. */
-  #lookup(): Set<string> {
+  /** The id index, built from the blocks on first use. */
+  #lookup(): IdTable {
     if (this.#index === undefined) {
-      this.#unblock();
-      const index = new Set<string>();
-      for (const id of this.#ring) if (id !== undefined) index.add(id);
+      const index = new IdTable(this.#blocks);
+      const capacity = this.#blocks.capacity;
+      for (let slot = 0; slot < capacity; slot += 1) {
+        const id = this.#blocks.idAt(slot);
+        if (id !== undefined) index.add(slot, id);
+      }
       this.#index = index;
     }
     return this.#index;
@@ -189,56 +189,14 @@ export class DeliveryLedger {
       this.#markPosition(undefined, timestamp);
       return;
     }
-    const blocks = this.#blocks;
-    if (blocks !== undefined) {
-      const slot = this.#next === this.#window ? 0 : this.#next;
-      blocks.set(slot, id, timestamp);
-      this.#next = slot + 1;
-      this.#markPosition(id, timestamp);
-      return;
-    }
-    let next = this.#next;
-    if (next === this.#ring.length) {
-      // Full: grow while below the window (no wrap has happened yet), else start overwriting the oldest.
-      if (next < this.#window) this.#grow();
-      else next = 0;
-    }
+    const slot = this.#next === this.#window ? 0 : this.#next;
     const index = this.#index;
-    if (index !== undefined) {
-      const oldest = this.#ring[next];
-      if (oldest !== undefined) index.delete(oldest);
-      index.add(id);
-    }
-    this.#ring[next] = id;
-    this.#times[next] = timestamp;
-    this.#next = next + 1;
+    // The slot's id is overwritten (the oldest of the window once it is full): it leaves the index first.
+    if (index !== undefined) index.remove(slot);
+    this.#blocks.set(slot, id, timestamp);
+    if (index !== undefined) index.add(slot, id);
+    this.#next = slot + 1;
     this.#markPosition(id, timestamp);
-  }
-
-  /** From `#blocks` to `#ring` and `#times` (same slots), for lookups. */
-  #unblock(): void {
-    if (this.#blocks === undefined) return;
-    const { ids, times } = this.#blocks.read();
-    this.#blocks = undefined;
-    while (ids.length < Math.min(this.#window, INITIAL_CAPACITY)) {
-      ids.push(undefined);
-      times.push(undefined);
-    }
-    this.#ring = ids;
-    this.#times = times;
-  }
-
-  /** Doubles the ring (up to the window); the slots in use keep their place. */
-  #grow(): void {
-    const capacity = Math.min(this.#window, this.#ring.length * 2);
-    const ring = new Array<string | undefined>(capacity).fill(undefined);
-    const times = new Array<string | undefined>(capacity).fill(undefined);
-    for (let i = 0; i < this.#ring.length; i += 1) {
-      ring[i] = this.#ring[i];
-      times[i] = this.#times[i];
-    }
-    this.#ring = ring;
-    this.#times = times;
   }
 
   #markPosition(id: string | undefined, timestamp: string | undefined): void {
@@ -264,7 +222,7 @@ export class DeliveryLedger {
   catchUpSince(): string | undefined {
     if (this.#sinceAnomaly >= this.#window) return this.#markTimestamp;
     let oldest: string | undefined;
-    for (const time of this.#blocks === undefined ? this.#times : this.#blocks.read().times)
+    for (const time of this.#blocks.read().times)
       if (time !== undefined && (oldest === undefined || time < oldest)) oldest = time;
     return oldest;
   }

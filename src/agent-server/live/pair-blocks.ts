@@ -101,6 +101,29 @@ export class PairBlocks {
     this.#written = 0;
   }
 
+  /** The id of slot `slot`, `undefined` for a slot never written. */
+  idAt(slot: number): string | undefined {
+    const index = slot >>> 6;
+    const offset = slot & (BLOCK - 1);
+    if (index === this.#writing && offset < this.#written) return this.#ids[offset];
+    const pass = this.#passes[index];
+    return pass === undefined ? undefined : text(pass.chars, pass.idStart[offset]!, pass.idEnd[offset]!);
+  }
+
+  /** True when slot `slot` holds the id `id` (compared code unit by code unit, no string made). */
+  idEquals(slot: number, id: string): boolean {
+    const index = slot >>> 6;
+    const offset = slot & (BLOCK - 1);
+    if (index === this.#writing && offset < this.#written) return this.#ids[offset] === id;
+    const pass = this.#passes[index];
+    if (pass === undefined) return false;
+    const start = pass.idStart[offset]!;
+    if (pass.idEnd[offset]! - start !== id.length) return false;
+    const chars = pass.chars;
+    for (let i = 0; i < id.length; i += 1) if (chars[start + i] !== id.charCodeAt(i)) return false;
+    return true;
+  }
+
   /** Every slot in order, `[0, capacity)`: its id and time, `undefined` for a slot never written. */
   read(): { ids: (string | undefined)[]; times: (string | undefined)[] } {
     const ids: (string | undefined)[] = [];

@@ -78,3 +78,33 @@ describe('DeliveryLedger with its pairs in blocks', () => {
     );
   });
 });
+
+describe('DeliveryLedger id index (IdTable over the blocks)', () => {
+  it('looks ids up exactly as a plain ring of the last `window` ids, repeated ids and wrap-around included', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 150 }),
+        // Few distinct ids, so that the same id comes again within and beyond the window; some long, not ASCII.
+        fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 700 }),
+        fc.nat(),
+        (window, picks, indexAt) => {
+          const ledger = new DeliveryLedger(window);
+          const ring: string[] = [];
+          const name = (n: number) => (n % 7 === 0 ? `id${n}-${'é😀'.repeat(n)}` : `id${n}`);
+          const firstLookup = picks.length === 0 ? 0 : indexAt % picks.length;
+          picks.forEach((n, i) => {
+            // record, not admit: the same id may be written down twice (two slots, two entries).
+            ledger.record(name(n), undefined);
+            ring[i % window] = name(n);
+            if (i >= firstLookup)
+              for (let probe = 0; probe <= 60; probe += 1)
+                expect(ledger.isOld(name(probe), undefined, false), name(probe)).toBe(
+                  ring.includes(name(probe)),
+                );
+          });
+        },
+      ),
+      { numRuns: 150, seed: 24 },
+    );
+  });
+});

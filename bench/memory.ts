@@ -12,11 +12,28 @@
 //   node bench/memory.ts [--connections 200] [--rounds 1] [--events 300000] [--stream-rounds 1]
 //                        [--protocol session|events]
 // The last lines, `memory idle: …` and `memory streaming: <ratio>× bare WebSocket …`, are what `npm run bench`
-// collects.
-import { type ChildProcess, spawn } from 'node:child_process';
+// collects. Without `--protocol`, both protocols, each in its own process (`memory session idle: …`, `memory
+// events streaming: …`): the issue's RSS target is for both, and `/sockets/events` looks every event up by id.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+
+if (!process.argv.includes('--protocol')) {
+  const lines: string[] = [];
+  for (const protocol of ['session', 'events']) {
+    const script = fileURLToPath(import.meta.url);
+    const out = execFileSync(process.execPath, [script, ...process.argv.slice(2), '--protocol', protocol], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const body = out.trimEnd().split('\n');
+    console.log(body.slice(0, -2).join('\n'));
+    lines.push(...body.slice(-2).map((line) => line.replace(/^memory /, `memory ${protocol} `)));
+  }
+  console.log(lines.join('\n'));
+  process.exit(0);
+}
 
 const hooks = './_ts-sources.ts';
 await import(hooks);

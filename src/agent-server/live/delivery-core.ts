@@ -87,12 +87,7 @@ export class DeliveryCore {
     applyFloor = true,
     sequenced = false,
   ): boolean {
-    // A durable event whose `seq` was checked: while every delivery came that way the ids are only written
-    // down (DeliveryLedger.admitSequenced), which keeps a long session stream's memory flat.
-    const ledger = this.ledger;
-    if (
-      !(sequenced ? ledger.admitSequenced(id, position, applyFloor) : ledger.admit(id, position, applyFloor))
-    ) {
+    if (!this.ledger.admit(id, position, applyFloor)) {
       // A sequenced duplicate is judged by its `seq` (FrameReader); any other is checked for a reused id.
       if (!sequenced) this.checkReuse(event, id, position);
       return false;

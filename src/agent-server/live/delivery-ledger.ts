@@ -1,4 +1,4 @@
-import { IdHashes } from './id-hashes.js';
+import { IdTable } from './id-table.js';
 import { PairBlocks } from './pair-blocks.js';
 
 /**
@@ -20,8 +20,6 @@ interface Mark {
 
 /** Milliseconds a timestamp may lie ahead of this machine's clock and still count as a position. */
 const FUTURE_TOLERANCE = 24 * 3600_000;
-/** Slots of the id ring when it is first needed (it doubles up to the window as events are delivered). */
-const INITIAL_CAPACITY = 32;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 
 /**
@@ -86,24 +84,17 @@ function isDigit(code: number): boolean {
  * Memory: the window's ring starts small and grows as events are delivered, up to `window` slots, so an
  * idle subscription holds a few hundred bytes instead of the whole window (10 000 slots by default).
  *
- * Cost: events of `/sockets/session` come with a `seq`, and the subscription drops a `seq` already delivered
- * before asking (`admitSequenced`). While every delivery came that way the ids and timestamps are only copied
- * into typed arrays (`PairBlocks`: as strings they made V8 grow its young generation over a long stream); the
- * id ring and index (a Set, the costly part: hashing each fresh id) are built from them the first time anything
- * else asks (a REST catch-up, `/sockets/events` frames), and kept from then on.
+ * Cost: the ids and timestamps are copied into typed arrays (`PairBlocks`: as strings they made V8 grow its
+ * young generation over a long stream), and the id index is a hash table of slot numbers in typed arrays
+ * (`IdTable`), so remembering 10,000 events keeps no string per event on the JavaScript heap. Every id is
+ * indexed, on every socket: an id reused for another event is found however the stream came (`reusedAt`).
  */
 export class DeliveryLedger {
   readonly #window: number;
-  /** The remembered ids and timestamps until the id index is built (then `#ring` and `#times`). */
-  #blocks: PairBlocks | undefined;
-  /** The hashes of the ids in `#blocks`: an id delivered before (reused) is caught without the index. */
-  #hashes: IdHashes | undefined = new IdHashes();
-  /** The remembered ids, oldest overwritten first once the ring has `#window` slots. */
-  #ring: (string | undefined)[] = [];
-  /** The position timestamp of each id in `#ring` (same slot), for `catchUpSince`. */
-  #times: (string | undefined)[] = [];
-  /** The ids of `#ring` and their slots, for lookups; built on the first lookup (see the class comment). */
-  #index: Map<string, number> | undefined;
+  /** The remembered ids and timestamps, oldest overwritten first once all `#window` slots were written. */
+  readonly #blocks: PairBlocks;
+  /** Which slots hold an id, for lookups. */
+  readonly #index: IdTable;
   #next = 0;
   #markTimestamp: string | undefined;
   // The ids delivered at the mark: `#markIds[0..#markCount)`, reused, not reallocated (this runs for every
@@ -117,16 +108,12 @@ export class DeliveryLedger {
   constructor(window: number) {
     this.#window = window;
     this.#blocks = new PairBlocks(window);
+    this.#index = new IdTable(this.#blocks);
   }
 
   /** Slots the ring has now (grows with deliveries, never beyond the window). */
   get capacity(): number {
-    return this.#blocks === undefined ? this.#ring.length : this.#blocks.capacity;
-  }
-
-  /** True once ids are looked up (the index was built: see the class comment). */
-  get indexed(): boolean {
-    return this.#index !== undefined;
+    return this.#blocks.capacity;
   }
 
   /** True once any event was recorded. */
@@ -149,27 +136,10 @@ export class DeliveryLedger {
     return true;
   }
 
-  /**
-   * `admit` for an event its `seq` says was not delivered yet (the caller dropped every `seq` up to the last one
-   * delivered). While every delivery came with a `seq` that is the whole answer, and the id is not looked up;
-   * once anything else was delivered (the index exists) it is checked as `admit` does.
-   */
-  admitSequenced(id: string | undefined, timestamp: string | undefined, applyFloor = true): boolean {
-    if (this.#index !== undefined) return this.admit(id, timestamp, applyFloor);
-    // An id delivered before (found by its hash, see IdHashes): reused. The index is built (it reports the
-    // reuse) and the id is not admitted.
-    const blocks = this.#blocks;
-    if (id !== undefined && blocks !== undefined && this.#hashes?.has(id, blocks))
-      return this.admit(id, timestamp, applyFloor);
-    if (applyFloor && this.#belowFloor(id, timestamp)) return false;
-    this.record(id, timestamp);
-    return true;
-  }
-
   /** True when the event was already delivered, or (with `applyFloor`) is older than the floor. */
   isOld(id: string | undefined, timestamp: string | undefined, applyFloor = true): boolean {
     if (applyFloor && this.#belowFloor(id, timestamp)) return true;
-    return id !== undefined && this.#lookup().has(id);
+    return id !== undefined && this.#index.has(id);
   }
 
   #belowFloor(id: string | undefined, timestamp: string | undefined): boolean {
@@ -180,92 +150,32 @@ export class DeliveryLedger {
     );
   }
 
-  /** The id index, built from the ring on first use. */
-  #lookup(): Map<string, number> {
-    if (this.#index === undefined) {
-      this.#unblock();
-      const index = new Map<string, number>();
-      this.#ring.forEach((id, slot) => {
-        if (id !== undefined) index.set(id, slot);
-      });
-      this.#index = index;
-    }
-    return this.#index;
-  }
-
-  /**
-   * For an event that was not admitted: the position timestamp its id was delivered with, when that differs
-   * from `timestamp` (the id was reused for another event: a resend or a REST read of the same event carries
-   * the same timestamp). `undefined` when the id is not indexed or the timestamps agree. Not on the hot path:
-   * asked only about duplicates. The timestamp is the one the slot keeps anyway: nothing more per id.
-   */
-  reusedAt(id: string, timestamp: string | undefined): { before: string | undefined } | undefined {
-    // Without the index the event was judged by its `seq` or the floor, not found by id.
-    const slot = this.#index?.get(id);
-    if (slot === undefined) return undefined;
-    const before = this.#times[slot];
-    return before === timestamp ? undefined : { before };
-  }
-
   /** Records a delivered event (`timestamp`: a `positionTimestamp`, or undefined). */
   record(id: string | undefined, timestamp: string | undefined): void {
     if (id === undefined) {
       this.#markPosition(undefined, timestamp);
       return;
     }
-    const blocks = this.#blocks;
-    if (blocks !== undefined) {
-      const slot = this.#next === this.#window ? 0 : this.#next;
-      blocks.set(slot, id, timestamp);
-      this.#hashes?.set(slot, id);
-      this.#next = slot + 1;
-      this.#markPosition(id, timestamp);
-      return;
-    }
-    let next = this.#next;
-    if (next === this.#ring.length) {
-      // Full: grow while below the window (no wrap has happened yet), else start overwriting the oldest.
-      if (next < this.#window) this.#grow();
-      else next = 0;
-    }
-    const index = this.#index;
-    if (index !== undefined) {
-      const oldest = this.#ring[next];
-      // Not when the id is also in a newer slot (a reuse `admitSequenced` recorded without looking it up).
-      if (oldest !== undefined && index.get(oldest) === next) index.delete(oldest);
-      index.set(id, next);
-    }
-    this.#ring[next] = id;
-    this.#times[next] = timestamp;
-    this.#next = next + 1;
+    const slot = this.#next === this.#window ? 0 : this.#next;
+    // The slot's id is overwritten (the oldest of the window once it is full): it leaves the index first.
+    this.#index.remove(slot);
+    this.#blocks.set(slot, id, timestamp);
+    this.#index.add(slot, id);
+    this.#next = slot + 1;
     this.#markPosition(id, timestamp);
   }
 
-  /** From `#blocks` to `#ring` and `#times` (same slots), for lookups. */
-  #unblock(): void {
-    if (this.#blocks === undefined) return;
-    const { ids, times } = this.#blocks.read();
-    this.#blocks = undefined;
-    this.#hashes = undefined;
-    while (ids.length < Math.min(this.#window, INITIAL_CAPACITY)) {
-      ids.push(undefined);
-      times.push(undefined);
-    }
-    this.#ring = ids;
-    this.#times = times;
-  }
-
-  /** Doubles the ring (up to the window); the slots in use keep their place. */
-  #grow(): void {
-    const capacity = Math.min(this.#window, this.#ring.length * 2);
-    const ring = new Array<string | undefined>(capacity).fill(undefined);
-    const times = new Array<string | undefined>(capacity).fill(undefined);
-    for (let i = 0; i < this.#ring.length; i += 1) {
-      ring[i] = this.#ring[i];
-      times[i] = this.#times[i];
-    }
-    this.#ring = ring;
-    this.#times = times;
+  /**
+   * For an event that was not admitted: the position timestamp its id was delivered with, when that differs
+   * from `timestamp` (the id was reused for another event: a resend or a REST read of the same event carries
+   * the same timestamp). `undefined` when the id is not remembered or the timestamps agree. Not on the hot path:
+   * asked only about duplicates. The timestamp is the one the slot keeps anyway: nothing more per id.
+   */
+  reusedAt(id: string, timestamp: string | undefined): { before: string | undefined } | undefined {
+    const slot = this.#index.slotOf(id);
+    if (slot === -1) return undefined;
+    const before = this.#blocks.timeAt(slot);
+    return before === timestamp ? undefined : { before };
   }
 
   #markPosition(id: string | undefined, timestamp: string | undefined): void {
@@ -291,7 +201,7 @@ export class DeliveryLedger {
   catchUpSince(): string | undefined {
     if (this.#sinceAnomaly >= this.#window) return this.#markTimestamp;
     let oldest: string | undefined;
-    for (const time of this.#blocks === undefined ? this.#times : this.#blocks.read().times)
+    for (const time of this.#blocks.read().times)
       if (time !== undefined && (oldest === undefined || time < oldest)) oldest = time;
     return oldest;
   }

@@ -1,4 +1,5 @@
-const INITIAL_CAPACITY = 64;
+/** Slots of a new queue: an idle subscription keeps one queue, and a stream doubles it to what it needs. */
+const INITIAL_CAPACITY = 8;
 
 type Settle<T> = { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void };
 

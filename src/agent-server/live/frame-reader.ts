@@ -265,15 +265,9 @@ export class FrameReader {
     // Not delivered: an id already delivered (or below the floor). With a fresh `seq` on a connection that read
     // nothing over REST, the log holds each event once, so the id was reused; else (a REST catch-up delivered it,
     // and it comes again on the socket or released from the held frames) reused only if its content changed.
-    // Either way not delivered twice, and said (DeliveryLedger finds ids without its index by their hashes).
+    // Either way not delivered twice, and said.
     if (this.#core.delivered === before) {
-      const ledger = this.#core.ledger;
-      if (
-        !released &&
-        conn.catchUp.type === 'none' &&
-        ledger.indexed &&
-        ledger.isOld(item.id, undefined, false)
-      )
+      if (!released && conn.catchUp.type === 'none' && this.#core.ledger.isOld(item.id, undefined, false))
         this.#sink.reportProtocolError(
           `event id ${item.id} was reused at seq ${item.seq}; not delivered again`,
         );

@@ -1,8 +1,7 @@
 /**
- * The delivery ledger keeps ids and timestamps 64 to a string while nothing looks ids up (src/agent-server/
- * pair-blocks.ts). It must answer exactly as the plain ring it replaces: checked against a ledger that builds
- * its id index (and so the plain ring) before the first event, over random windows, timestamps (missing,
- * repeated, going back) and points where the compact one is first asked for an id.
+ * The delivery ledger keeps ids and timestamps in typed arrays (src/agent-server/live/pair-blocks.ts) and looks
+ * ids up in a hash table of slot numbers (id-table.ts). Both must answer exactly as the plain ring they replace:
+ * checked against plain arrays over random windows, ids (repeated, long, not ASCII) and timestamps.
  */
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -31,14 +30,16 @@ describe('PairBlocks', () => {
         for (let slot = 0; slot < read.ids.length; slot += 1) {
           expect(read.ids[slot]).toBe(ids[slot]);
           expect(read.times[slot]).toBe(times[slot]);
-          // `holds` compares in place: the slot's own id, not its neighbour's, nor a prefix of it.
+          expect(blocks.idAt(slot)).toBe(ids[slot]);
+          expect(blocks.timeAt(slot)).toBe(times[slot]);
+          // `idEquals` compares in place: the slot's own id, not its neighbour's, nor a prefix of it.
           if (ids[slot] !== undefined) {
-            expect(blocks.holds(slot, ids[slot] as string)).toBe(true);
-            expect(blocks.holds(slot, `${ids[slot]}x`)).toBe(false);
-            expect(blocks.holds(slot, (ids[slot] as string).slice(0, -1))).toBe(false);
+            expect(blocks.idEquals(slot, ids[slot] as string)).toBe(true);
+            expect(blocks.idEquals(slot, `${ids[slot]}x`)).toBe(false);
+            expect(blocks.idEquals(slot, (ids[slot] as string).slice(0, -1))).toBe(false);
           }
-          if (window > 1 && ids[(slot + 1) % window] !== undefined)
-            expect(blocks.holds(slot, ids[(slot + 1) % window] as string)).toBe(false);
+          if (window > 1 && ids[(slot + 1) % window] !== undefined && ids[(slot + 1) % window] !== ids[slot])
+            expect(blocks.idEquals(slot, ids[(slot + 1) % window] as string)).toBe(false);
         }
       }),
       { numRuns: 300, seed: 5 },
@@ -46,43 +47,48 @@ describe('PairBlocks', () => {
   });
 });
 
-describe('DeliveryLedger with its pairs in blocks', () => {
-  // Few distinct timestamps, so that equal and earlier ones (a clock set back) occur; some missing.
-  const step = fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined });
-
-  it('answers isOld and catchUpSince as the plain ring does, before and after its first id lookup', () => {
+describe('DeliveryLedger id index (IdTable over the blocks)', () => {
+  it('looks ids up exactly as a plain ring of the last `window` ids, repeated ids and wrap-around included', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 200 }),
-        fc.array(step, { maxLength: 600 }),
+        fc.integer({ min: 1, max: 150 }),
+        // Few distinct ids, so that the same id comes again within and beyond the window; some long, not ASCII.
+        fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 700 }),
         fc.nat(),
-        (window, steps, askAt) => {
-          const compact = new DeliveryLedger(window);
-          const plain = new DeliveryLedger(window);
-          plain.isOld('never-delivered', undefined); // builds the index: the plain ring from the start
-          const firstLookup = steps.length === 0 ? 0 : askAt % steps.length;
-          steps.forEach((time, i) => {
-            const id = `e${i}`;
-            const timestamp =
-              time === undefined ? undefined : `2026-01-01T00:00:${String(time).padStart(2, '0')}.000`;
-            // The session socket's path: admitSequenced records without looking the id up.
-            expect(compact.admitSequenced(id, timestamp)).toBe(true);
-            plain.record(id, timestamp);
-            expect(compact.catchUpSince()).toBe(plain.catchUpSince());
-            expect(compact.delivered).toBe(plain.delivered);
-            if (i >= firstLookup) {
-              // From here on the compact ledger has its index too (its blocks were read into the ring).
-              for (const probe of [`e${i}`, `e${Math.max(0, i - window)}`, `e${Math.max(0, i - window - 1)}`])
-                expect(compact.isOld(probe, undefined, false), probe).toBe(
-                  plain.isOld(probe, undefined, false),
+        (window, picks, indexAt) => {
+          const ledger = new DeliveryLedger(window);
+          const ring: string[] = [];
+          const name = (n: number) => (n % 7 === 0 ? `id${n}-${'é😀'.repeat(n)}` : `id${n}`);
+          const firstLookup = picks.length === 0 ? 0 : indexAt % picks.length;
+          picks.forEach((n, i) => {
+            // record, not admit: the same id may be written down twice (two slots, two entries).
+            ledger.record(name(n), undefined);
+            ring[i % window] = name(n);
+            if (i >= firstLookup)
+              for (let probe = 0; probe <= 60; probe += 1)
+                expect(ledger.isOld(name(probe), undefined, false), name(probe)).toBe(
+                  ring.includes(name(probe)),
                 );
-            }
           });
-          expect(compact.position()).toEqual(plain.position());
-          expect(compact.capacity).toBeLessThanOrEqual(window);
         },
       ),
-      { numRuns: 200, seed: 11 },
+      { numRuns: 150, seed: 24 },
     );
+  });
+});
+
+describe('DeliveryLedger.reusedAt', () => {
+  it('names the timestamp an id was delivered with when it comes again with another, on any stream', () => {
+    const ledger = new DeliveryLedger(100);
+    for (let n = 0; n < 250; n += 1) expect(ledger.admit(`id-${n}`, `2026-01-01T00:00:00.${n}`)).toBe(true);
+    // Within the window (the last 100): refused; a resend of the same event (same timestamp) is no reuse.
+    expect(ledger.admit('id-240', '2026-01-02T00:00:00.000')).toBe(false);
+    expect(ledger.reusedAt('id-240', '2026-01-02T00:00:00.000')).toEqual({
+      before: '2026-01-01T00:00:00.240',
+    });
+    expect(ledger.reusedAt('id-240', '2026-01-01T00:00:00.240')).toBeUndefined();
+    // Beyond the window: forgotten.
+    expect(ledger.reusedAt('id-100', '2026-01-02T00:00:00.000')).toBeUndefined();
+    expect(ledger.admit('id-250', undefined)).toBe(true);
   });
 });

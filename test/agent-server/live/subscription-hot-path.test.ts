@@ -100,52 +100,13 @@ describe('DeliveryLedger window', () => {
     );
   });
 
-  it('admitSequenced (ids not looked up while every delivery had a seq) decides as admit for later lookups', () => {
-    // A stream of sequenced deliveries (fresh ids: their seq says they are new), then at any point REST or
-    // `/sockets/events` deliveries and lookups with any id, as after a protocol switch.
-    const op = fc.oneof(
-      fc.record({ kind: fc.constant('sequenced' as const), timestamp: fc.constantFrom('T1', 'T2', 'T3') }),
-      fc.record({
-        kind: fc.constantFrom('admit' as const, 'isOld' as const),
-        id: fc.integer({ min: 0, max: 40 }),
-        timestamp: fc.constantFrom('T1', 'T2', 'T3'),
-      }),
-    );
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 24 }), fc.array(op, { maxLength: 120 }), (window, ops) => {
-        const ledger = new DeliveryLedger(window);
-        const reference = new DeliveryLedger(window);
-        let fresh = 1000;
-        for (const item of ops) {
-          if (item.kind === 'sequenced') {
-            const id = `e${fresh++}`;
-            expect(ledger.admitSequenced(id, item.timestamp)).toBe(reference.admit(id, item.timestamp));
-          } else if (item.kind === 'admit') {
-            expect(ledger.admit(`e${item.id}`, item.timestamp)).toBe(
-              reference.admit(`e${item.id}`, item.timestamp),
-            );
-          } else {
-            expect(ledger.isOld(`e${item.id}`, item.timestamp)).toBe(
-              reference.isOld(`e${item.id}`, item.timestamp),
-            );
-          }
-          expect(ledger.position()).toEqual(reference.position());
-          expect(ledger.delivered).toBe(reference.delivered);
-        }
-        for (let n = 0; n < fresh; n += 1)
-          expect(ledger.isOld(`e${n}`, undefined)).toBe(reference.isOld(`e${n}`, undefined));
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('admitSequenced still drops what is below the caller’s floor', () => {
+  it('admit drops what is below the caller’s floor, unless told not to', () => {
     const ledger = new DeliveryLedger(10);
     ledger.setFloor({ timestamp: '2026-01-01T10:00:00.5', eventIds: ['x'] });
-    expect(ledger.admitSequenced('old', '2026-01-01T10:00:00.4')).toBe(false);
-    expect(ledger.admitSequenced('x', '2026-01-01T10:00:00.5')).toBe(false);
-    expect(ledger.admitSequenced('y', '2026-01-01T10:00:00.5')).toBe(true);
-    expect(ledger.admitSequenced('live', '2026-01-01T10:00:00.1', false)).toBe(true);
+    expect(ledger.admit('old', '2026-01-01T10:00:00.4')).toBe(false);
+    expect(ledger.admit('x', '2026-01-01T10:00:00.5')).toBe(false);
+    expect(ledger.admit('y', '2026-01-01T10:00:00.5')).toBe(true);
+    expect(ledger.admit('live', '2026-01-01T10:00:00.1', false)).toBe(true);
   });
 
   it('catchUpSince reads from the oldest remembered timestamp after a clock step back, across growth', () => {

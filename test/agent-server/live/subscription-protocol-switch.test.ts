@@ -5,8 +5,7 @@ import { sleep, until } from '../simulated.js';
 
 // A server upgraded and rolled back while a subscription runs (same port, same persisted log): the subscription
 // moves between `/sockets/session` (seq) and `/sockets/events` (ids) and still delivers every event once, in
-// order. Session deliveries skip the id lookup while every delivery had a seq (DeliveryLedger.admitSequenced);
-// this is where the ids delivered over the other socket must still be recognised.
+// order: the ids delivered over one socket must be recognised on the other.
 const servers: AgentServerLoopback[] = [];
 
 afterEach(async () => {

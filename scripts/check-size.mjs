@@ -16,8 +16,8 @@ const BUDGETS = [
   // rebuild (src/agent-server/live/, catch-up and position checks: 39 kB min) and the kinds of every tool
   // module (the predicates grew to 142 kB min): 59.9 kB; 61.0 kB with the bash-events stream (bash.live()),
   // 70.1 kB with ky. Issue 26 item 7 asks for 55 kB with ky: 53.6 kB (44.5 + 9.1) once zod and the schemas
-  // (17.7 kB) load only for an event that fails the predicates (docs/performance.md, bundle sizes); 54.3 kB
-  // with the reused-id checks (src/agent-server/live/id-hashes.ts).
+  // (17.7 kB) load only for an event that fails the predicates (docs/performance.md, bundle sizes); 54.1 kB
+  // with the reused-id checks and the delivery ledger's id index (src/agent-server/live/id-table.ts).
   {
     name: 'EventsClient alone',
     code: "export { EventsClient } from 'agent-platform-sdk';",

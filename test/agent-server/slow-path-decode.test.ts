@@ -122,6 +122,12 @@ describe('decodeOwnedEvent', () => {
   });
 });
 
+/** An EventsClient of the double, from modules imported afresh (the parsers not loaded: see beforeEach). */
+async function eventsClient() {
+  const { EventsClient } = await import('../../src/agent-server/index.js');
+  return new EventsClient({ baseUrl: BASE, sessionApiKey: 'k', logLevel: 'off', maxRetryDelay: 10 });
+}
+
 async function firstPage<T>(pages: AsyncIterable<T>): Promise<T> {
   for await (const page of pages) return page;
   throw new Error('no page');
@@ -129,13 +135,7 @@ async function firstPage<T>(pages: AsyncIterable<T>): Promise<T> {
 
 describe('REST pages through the lazily loaded parsers', () => {
   it('keeps the order of the items, fills in defaults and keeps unknown kinds and invalid events', async () => {
-    const { EventsClient } = await import('../../src/agent-server/index.js');
-    const client = new EventsClient({
-      baseUrl: BASE,
-      sessionApiKey: 'k',
-      logLevel: 'off',
-      maxRetryDelay: 10,
-    });
+    const client = await eventsClient();
     pageItems = [
       complete(1),
       partial(2),
@@ -152,13 +152,7 @@ describe('REST pages through the lazily loaded parsers', () => {
   });
 
   it('a malformed item is a ResponseValidationError naming its place in the page, with the raw body', async () => {
-    const { EventsClient } = await import('../../src/agent-server/index.js');
-    const client = new EventsClient({
-      baseUrl: BASE,
-      sessionApiKey: 'k',
-      logLevel: 'off',
-      maxRetryDelay: 10,
-    });
+    const client = await eventsClient();
     pageItems = [partial(1), { id: 'no-kind' }, complete(3)];
     const error = await firstPage(client.pages(CONVERSATION)).catch((caught: unknown) => caught);
     expect(isResponseValidationError(error)).toBe(true);

@@ -90,7 +90,8 @@ export function classifyProbeFailure(
   code: number,
   reason: string,
   notFoundClose: boolean,
-  conversationId: string,
+  /** What was not found, for the message: `Conversation <id>`, or the bash-events stream. */
+  subject: string,
 ): CloseDecision {
   const init = { closeCode: code, closeReason: reason, cause: error };
   if (!notFoundClose && (isAuthenticationError(error) || isPermissionDeniedError(error)))
@@ -106,8 +107,8 @@ export function classifyProbeFailure(
       type: 'fail',
       error: new SubscriptionNotFoundError(
         notFoundClose
-          ? `Conversation ${conversationId} not found (the server closed the socket: ${code} ${reason || 'Conversation not found'})`
-          : `Conversation ${conversationId} not found (the server refused the WebSocket handshake, and its REST API answers 404)`,
+          ? `${subject} not found (the server closed the socket: ${code} ${reason || 'Conversation not found'})`
+          : `${subject} not found (the server refused the WebSocket handshake, and its REST API answers 404)`,
         init,
       ),
     };

@@ -222,7 +222,7 @@ export class Connector {
       await this.#ctx.probe(conn.abort.signal);
     } catch (error) {
       if (this.isStale(conn)) return;
-      const decision = classifyProbeFailure(error, 0, '', false, this.#ctx.conversationId);
+      const decision = classifyProbeFailure(error, 0, '', false, this.#subject());
       if (decision.type === 'fail' && decision.error.name === 'SubscriptionAuthenticationError')
         this.#finish('error', decision.error);
     }
@@ -380,6 +380,13 @@ export class Connector {
     else if (decision.type === 'retry') this.#retry(conn, decision.info, decision.unreachable);
   }
 
+  /** What a "not found" names: the conversation, or the server's bash-events stream. */
+  #subject(): string {
+    return this.#ctx.socket === 'bash-events'
+      ? 'The bash-events stream'
+      : `Conversation ${this.#ctx.conversationId}`;
+  }
+
   /** A refused handshake or close 4004: a REST read of the conversation tells why. */
   async #probe(conn: Connection, code: number, reason: string): Promise<void> {
     const notFoundClose = code === 4004;
@@ -387,10 +394,7 @@ export class Connector {
       await this.#ctx.probe(this.#lifetime.signal);
     } catch (error) {
       if (!this.isStale(conn))
-        this.#decide(
-          conn,
-          classifyProbeFailure(error, code, reason, notFoundClose, this.#ctx.conversationId),
-        );
+        this.#decide(conn, classifyProbeFailure(error, code, reason, notFoundClose, this.#subject()));
       return;
     }
     if (this.isStale(conn)) return;

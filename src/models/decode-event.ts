@@ -30,9 +30,10 @@ export function decodeOwnedEvent(value: unknown, options?: ParseOptions): EventR
   if (options?.mode === 'strict') {
     if (identityChecks.strictEvent?.(value) === true) return { success: true, data: value as Event };
   } else {
+    // The predicate first: it accepts known kinds only, so an event it accepts needs no kind lookup.
+    if (identityChecks.lenientEvent?.(value) === true) return { success: true, data: value as Event };
     if (isKinded(value) && !EVENT_KIND_SET.has(value.kind))
       return { success: true, data: makeUnknown(value, 'unknown-kind') as Event };
-    if (identityChecks.lenientEvent?.(value) === true) return { success: true, data: value as Event };
   }
   if (parsers) return parsers.safeParseOwnedEvent(value, options);
   return loadEventParsers().then(

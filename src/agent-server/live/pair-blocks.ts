@@ -3,23 +3,29 @@
  * with a `seq`, see `DeliveryLedger`): slots are written in order, 0, 1, 2, … up to the window and again from 0,
  * and read only all at once, rarely (a reconnect's `catchUpSince`, or the first id lookup).
  *
- * Why character codes in typed arrays: keeping the last 10,000 events' ids and timestamps as strings (even for
- * a short while, even as copies, even joined 64 to a string) made V8 grow its young generation to 64 MiB during
- * a long stream, against 8 MiB without them (docs/performance.md, "memory streaming"): they survive its
- * scavenges. Here they are copied, code unit by code unit, into typed arrays, whose memory is outside the
- * JavaScript heap, and turned back into strings when read.
+ * Why bytes in typed arrays: keeping the last 10,000 events' ids and timestamps as strings (even for a short
+ * while, even as copies, even joined 64 to a string) made V8 grow its young generation to 64 MiB during a long
+ * stream, against 8 MiB without them (docs/performance.md, "memory streaming"): they survive its scavenges.
+ * Here they are encoded as UTF-8 into typed arrays, whose memory is outside the JavaScript heap, and decoded
+ * back into strings when read.
  *
- * Cost: this runs for every event of a session stream. The pairs of the block being written are kept as they
- * came (at most 64, for well under a millisecond of a stream: too short to survive a scavenge) and copied
- * when the block is full, in one loop over the block, into the block's one pass (the last complete one: the
- * pairs a block held before are all replaced at once).
+ * Cost: this runs for every event of a stream. The pairs of the block being written are kept as they came (at
+ * most 64, for well under a millisecond of a stream: too short to survive a scavenge) and encoded when the
+ * block is full, joined into one string and handed to `TextEncoder.encodeInto` in one call (native code; a
+ * loop copying code units took a fifth of a microsecond per event), into the block's one pass (the last
+ * complete one: the pairs a block held before are all replaced at once).
  */
 const BLOCK = 64;
 
-/** The last complete pass over a block: the characters of its pairs and where each slot's id and time end. */
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
+
+/** The last complete pass over a block: the UTF-8 bytes of its pairs and where each slot's id and time end. */
 interface Pass {
-  chars: Uint16Array;
-  /** Slot `o`'s id is `chars[idStart[o], idEnd[o])`; its time `chars[idEnd[o], timeEnd[o])`, or none at -1. */
+  bytes: Uint8Array;
+  /** Slot `o`'s id is `bytes[idStart[o], idEnd[o])`; its time `bytes[idEnd[o], timeEnd[o])`, or none at -1. */
+  /** Each piece is stored as its JSON text (a block with text that is not ASCII, see `#sealEach`). */
+  json: boolean;
   idStart: Int32Array;
   idEnd: Int32Array;
   timeEnd: Int32Array;
@@ -61,44 +67,63 @@ export class PairBlocks {
     if (offset + 1 === this.#sizeOf(index)) this.#seal(index);
   }
 
-  /** Block `index` is written through: its pairs are copied into its pass, and no longer kept as strings. */
+  /** Block `index` is written through: its pairs are encoded into its pass, and no longer kept as strings. */
   #seal(index: number): void {
     const size = this.#written;
     const ids = this.#ids;
     const times = this.#times;
-    let total = 0;
-    for (let offset = 0; offset < size; offset += 1)
-      total += (ids[offset] as string).length + (times[offset]?.length ?? 0);
+    let joined = '';
+    for (let offset = 0; offset < size; offset += 1) joined += (ids[offset] as string) + (times[offset] ?? '');
     let pass = this.#passes[index];
     if (pass === undefined) {
       pass = {
         // Room for a UUID and a timestamp with microseconds per slot; more when ids are longer.
-        chars: new Uint16Array(Math.max(total, size * 64)),
+        bytes: new Uint8Array(Math.max(joined.length, size * 64)),
         idStart: new Int32Array(size),
         idEnd: new Int32Array(size),
         timeEnd: new Int32Array(size),
+        json: false,
       };
       this.#passes[index] = pass;
-    } else if (pass.chars.length < total)
-      pass.chars = new Uint16Array(Math.max(total, pass.chars.length * 2));
-    const chars = pass.chars;
-    let at = 0;
-    for (let offset = 0; offset < size; offset += 1) {
-      const id = ids[offset] as string;
-      pass.idStart[offset] = at;
-      for (let i = 0; i < id.length; i += 1) chars[at++] = id.charCodeAt(i);
-      pass.idEnd[offset] = at;
-      const time = times[offset];
-      if (time === undefined) pass.timeEnd[offset] = -1;
-      else {
-        for (let i = 0; i < time.length; i += 1) chars[at++] = time.charCodeAt(i);
-        pass.timeEnd[offset] = at;
+    } else if (pass.bytes.length < joined.length)
+      pass.bytes = new Uint8Array(Math.max(joined.length, pass.bytes.length * 2));
+    const { read, written } = ENCODER.encodeInto(joined, pass.bytes);
+    // ASCII throughout (ids and timestamps as servers send them): each code unit is one byte.
+    if (read === joined.length && written === joined.length) {
+      pass.json = false;
+      let at = 0;
+      for (let offset = 0; offset < size; offset += 1) {
+        pass.idStart[offset] = at;
+        at += (ids[offset] as string).length;
+        pass.idEnd[offset] = at;
+        const time = times[offset];
+        if (time === undefined) pass.timeEnd[offset] = -1;
+        else pass.timeEnd[offset] = at += time.length;
       }
-      ids[offset] = undefined;
-      times[offset] = undefined;
-    }
+    } else this.#sealEach(pass, size, joined.length);
+    ids.fill(undefined, 0, size);
+    times.fill(undefined, 0, size);
     this.#writing = -1;
     this.#written = 0;
+  }
+
+  /**
+   * Something is not ASCII: each id and time encoded on its own, as its JSON text, so that a lone surrogate
+   * (which UTF-8 cannot carry) comes back as it was. JSON text of n code units takes at most 6n + 2 bytes.
+   */
+  #sealEach(pass: Pass, size: number, length: number): void {
+    pass.json = true;
+    if (pass.bytes.length < length * 6 + size * 4) pass.bytes = new Uint8Array(length * 6 + size * 4);
+    const bytes = pass.bytes;
+    let at = 0;
+    for (let offset = 0; offset < size; offset += 1) {
+      pass.idStart[offset] = at;
+      at += ENCODER.encodeInto(JSON.stringify(this.#ids[offset]), bytes.subarray(at)).written;
+      pass.idEnd[offset] = at;
+      const time = this.#times[offset];
+      if (time === undefined) pass.timeEnd[offset] = -1;
+      else pass.timeEnd[offset] = at += ENCODER.encodeInto(JSON.stringify(time), bytes.subarray(at)).written;
+    }
   }
 
   /** The id of slot `slot`, `undefined` for a slot never written. */
@@ -107,21 +132,15 @@ export class PairBlocks {
     const offset = slot & (BLOCK - 1);
     if (index === this.#writing && offset < this.#written) return this.#ids[offset];
     const pass = this.#passes[index];
-    return pass === undefined ? undefined : text(pass.chars, pass.idStart[offset]!, pass.idEnd[offset]!);
+    return pass === undefined ? undefined : text(pass, pass.idStart[offset]!, pass.idEnd[offset]!);
   }
 
-  /** True when slot `slot` holds the id `id` (compared code unit by code unit, no string made). */
+  /**
+   * True when slot `slot` holds the id `id`. The id table asks only when the hashes agree: a duplicate, or
+   * (rarely) a collision, so decoding the stored id costs nothing on a stream of new events.
+   */
   idEquals(slot: number, id: string): boolean {
-    const index = slot >>> 6;
-    const offset = slot & (BLOCK - 1);
-    if (index === this.#writing && offset < this.#written) return this.#ids[offset] === id;
-    const pass = this.#passes[index];
-    if (pass === undefined) return false;
-    const start = pass.idStart[offset]!;
-    if (pass.idEnd[offset]! - start !== id.length) return false;
-    const chars = pass.chars;
-    for (let i = 0; i < id.length; i += 1) if (chars[start + i] !== id.charCodeAt(i)) return false;
-    return true;
+    return this.idAt(slot) === id;
   }
 
   /** The time of slot `slot`, `undefined` for a slot never written or written without one. */
@@ -131,7 +150,7 @@ export class PairBlocks {
     if (index === this.#writing && offset < this.#written) return this.#times[offset];
     const pass = this.#passes[index];
     const timeEnd = pass?.timeEnd[offset] ?? -1;
-    return pass === undefined || timeEnd < 0 ? undefined : text(pass.chars, pass.idEnd[offset]!, timeEnd);
+    return pass === undefined || timeEnd < 0 ? undefined : text(pass, pass.idEnd[offset]!, timeEnd);
   }
 
   /** Every slot in order, `[0, capacity)`: its id and time, `undefined` for a slot never written. */
@@ -150,8 +169,8 @@ export class PairBlocks {
         } else {
           const idEnd = pass.idEnd[offset]!;
           const timeEnd = pass.timeEnd[offset]!;
-          ids.push(text(pass.chars, pass.idStart[offset]!, idEnd));
-          times.push(timeEnd < 0 ? undefined : text(pass.chars, idEnd, timeEnd));
+          ids.push(text(pass, pass.idStart[offset]!, idEnd));
+          times.push(timeEnd < 0 ? undefined : text(pass, idEnd, timeEnd));
         }
       }
     }
@@ -164,10 +183,8 @@ export class PairBlocks {
   }
 }
 
-/** The string of `chars[start, end)`, in pieces small enough for `String.fromCharCode`'s argument list. */
-function text(chars: Uint16Array, start: number, end: number): string {
-  let out = '';
-  for (let at = start; at < end; at += 4096)
-    out += String.fromCharCode(...chars.subarray(at, Math.min(end, at + 4096)));
-  return out;
+/** The string stored in `pass.bytes[start, end)`. */
+function text(pass: Pass, start: number, end: number): string {
+  const stored = DECODER.decode(pass.bytes.subarray(start, end));
+  return pass.json ? (JSON.parse(stored) as string) : stored;
 }

@@ -1,7 +1,7 @@
 /**
  * The delivery ledger keeps ids and timestamps in typed arrays (src/agent-server/live/pair-blocks.ts) and looks
  * ids up in a hash table of slot numbers (id-table.ts). Both must answer exactly as the plain ring they replace:
- * checked against plain arrays over random windows, ids (repeated, long, not ASCII) and timestamps.
+ * checked against plain arrays over random windows, ids (repeated, long, not ASCII, lone surrogates) and timestamps.
  */
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,8 +18,10 @@ describe('PairBlocks', () => {
         for (let i = 0; i < count; i += 1) {
           const slot = i % window;
           const time = i % 7 === 0 ? undefined : `t${i}`;
-          // Some ids are long and not ASCII (the character buffer grows; UTF-16 code units are kept as they are).
-          const id = i % 5 === 0 ? `id${i}-${'é😀'.repeat(i % 90)}` : `id${i}`;
+          // Some ids are long and not ASCII (the byte buffer grows), some hold a lone surrogate (not UTF-8):
+          // each comes back as it was, code unit for code unit.
+          const id =
+            i % 5 === 0 ? `id${i}-${'é😀'.repeat(i % 90)}` : i % 11 === 0 ? `id${i}\ud800${i}` : `id${i}`;
           blocks.set(slot, id, time);
           ids[slot] = id;
           times[slot] = time;

@@ -73,7 +73,8 @@ export class PairBlocks {
     const ids = this.#ids;
     const times = this.#times;
     let joined = '';
-    for (let offset = 0; offset < size; offset += 1) joined += (ids[offset] as string) + (times[offset] ?? '');
+    for (let offset = 0; offset < size; offset += 1)
+      joined += (ids[offset] as string) + (times[offset] ?? '');
     let pass = this.#passes[index];
     if (pass === undefined) {
       pass = {

@@ -1,5 +1,6 @@
-// The two clients of bench/stream.ts and bench/memory.ts against the server of bench/_stream-server.ts: a bare
-// WebSocket that only runs JSON.parse on each frame, and `EventsClient.subscribe` (the `for await` iterator).
+// The clients of bench/stream.ts and bench/memory.ts against the server of bench/_stream-server.ts: a bare
+// WebSocket that only runs JSON.parse on each frame, `EventsClient.subscribe` (the `for await` iterator), and
+// the floor of any validated iterator (`floor`: the bare client plus the event check, a queue and `for await`).
 // Both use Node's built-in WebSocket. Each run: connect, take the snapshot, then the server queues every frame
 // of the run while this thread is blocked, and the clock starts (the client sets the pace from there).
 import { once } from 'node:events';
@@ -12,6 +13,10 @@ const { nodeEntry, sdkDir } = await import('./_build.js');
 const sdk = await sdkDir();
 // The package's Node entry, as an app imports it (bench/_build.ts).
 const { EventsClient } = (await import(await nodeEntry())) as typeof import('../src/index.js');
+// The floor client's event check: the same build's (internal) decoder, as the subscriber runs it on each frame.
+const { decodeOwnedEvent } = (await import(
+  `${sdk}/models/decode-event.js`
+)) as typeof import('../src/models/decode-event.js');
 
 export type Protocol = 'events' | 'session';
 /** One run: wall-clock and main-thread CPU milliseconds (the server is another thread). */
@@ -33,6 +38,7 @@ export interface StreamServer {
   url: string;
   bare(events: number): Promise<Run>;
   subscribed(events: number): Promise<Run>;
+  floor(events: number): Promise<Run>;
   /** A conversation whose `events` frames the server has prepared; `publish` sends them and returns when queued. */
   conversation(events: number): Promise<{ id: string; lastId: string; publish: () => void }>;
   stop(): Promise<void>;
@@ -109,9 +115,64 @@ export async function startStreamServer(protocol: Protocol): Promise<StreamServe
     return run;
   }
 
+  /**
+   * The floor of any validated `for await` client: WebSocket, JSON.parse, the package's event check on each
+   * event, a queue and an async iterator; nothing else (no order, no deduplication, no positions, no state).
+   */
+  async function floor(events: number): Promise<Run> {
+    const { id, lastId, publish } = await conversation(events);
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/${protocol}/${id}`);
+    const queue: unknown[] = [];
+    let head = 0;
+    let waiter: ((result: IteratorResult<{ id: string; kind: string }>) => void) | undefined;
+    let before = protocol === 'session' ? 2 : 1;
+    let started = 0;
+    let cpu = process.threadCpuUsage();
+    socket.addEventListener('message', (message) => {
+      const value = JSON.parse(message.data as string) as { event?: unknown };
+      if (before > 0) {
+        before -= 1;
+        if (before === 0) {
+          publish();
+          started = performance.now();
+          cpu = process.threadCpuUsage();
+        }
+        return;
+      }
+      const parsed = decodeOwnedEvent(protocol === 'session' ? value.event : value, { mode: 'lenient' });
+      if (parsed instanceof Promise || !parsed.success) throw new Error('the floor client takes valid events only');
+      if (waiter === undefined) queue.push(parsed.data);
+      else {
+        const resolve = waiter;
+        waiter = undefined;
+        resolve({ value: parsed.data as { id: string; kind: string }, done: false });
+      }
+    });
+    const iterable: AsyncIterable<{ id: string; kind: string }> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          head < queue.length
+            ? Promise.resolve({ value: queue[head++] as { id: string; kind: string }, done: false })
+            : new Promise((resolve) => {
+                waiter = resolve;
+              }),
+      }),
+    };
+    let count = 0;
+    for await (const event of iterable) {
+      sink += String(event.kind).length;
+      count += 1;
+      if (event.id === lastId) break;
+    }
+    const run = { wall: performance.now() - started, cpu: cpuSince(cpu) };
+    socket.close();
+    if (count < events) throw new Error(`the floor client delivered ${count} of ${events} events`);
+    return run;
+  }
+
   async function stop() {
     worker.postMessage({ stop: true });
     await once(worker, 'exit');
   }
-  return { url, bare, subscribed, conversation, stop };
+  return { url, bare, subscribed, floor, conversation, stop };
 }

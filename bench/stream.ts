@@ -8,6 +8,9 @@
 // - first 1,000 events: fresh processes (this script with `--cold <client>`), one run each, medians; reported
 //   as the CPU time subscribe takes for them over the bare client's (WebSocket + JSON.parse). Target (issue 24):
 //   <= 1.5x, on both protocols.
+// - the floor, both figures (information): the least any validated `for await` client does, the bare client
+//   plus the package's event check on each event, a queue and an async iterator (bench/_stream-clients.ts); what
+//   `subscribe` adds beyond it is its delivery work (order, exactly once, positions, state, bounds).
 //
 // Run with Node 24 (the committed sources, transpiled by bench/_build.ts; BENCH_SOURCE to pick another):
 //   node bench/stream.ts [--protocol session|events] [--rounds 15] [--warmup 8] [--events 5000] [--cold-rounds 5]
@@ -27,6 +30,8 @@ const argument = (name: string) => {
 };
 const passthrough = process.argv.slice(2);
 const COLD_EVENTS = 1000;
+/** The summary lines each protocol's process ends with. */
+const SUMMARY_LINES = 4;
 
 if (argument('protocol') === undefined) {
   // Both protocols, each in a fresh process (the first one would warm the shared code for the second).
@@ -37,8 +42,8 @@ if (argument('protocol') === undefined) {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const body = out.trimEnd().split('\n');
-    console.log(body.slice(0, -2).join('\n'));
-    lines.push(...body.slice(-2));
+    console.log(body.slice(0, -SUMMARY_LINES).join('\n'));
+    lines.push(...body.slice(-SUMMARY_LINES));
   }
   console.log(lines.join('\n'));
   process.exit(0);
@@ -52,7 +57,12 @@ const server = await startStreamServer(PROTOCOL);
 const cold = argument('cold');
 if (cold) {
   // A fresh process: one run of the first 1,000 events.
-  const run = cold === 'bare' ? await server.bare(COLD_EVENTS) : await server.subscribed(COLD_EVENTS);
+  const run =
+    cold === 'bare'
+      ? await server.bare(COLD_EVENTS)
+      : cold === 'floor'
+        ? await server.floor(COLD_EVENTS)
+        : await server.subscribed(COLD_EVENTS);
   await server.stop();
   process.stdout.write(`${JSON.stringify({ ...run, consumed: consumed() })}\n`);
   process.exit(0);
@@ -65,9 +75,12 @@ const EVENTS = option('events', 5000);
 const COLD_ROUNDS = option('cold-rounds', 5);
 
 // First 1,000 events, fresh processes, alternating.
-const coldRuns = { bare: [] as Run[], subscribe: [] as Run[] };
+const coldRuns = { bare: [] as Run[], subscribe: [] as Run[], floor: [] as Run[] };
+const CLIENTS = ['bare', 'subscribe', 'floor'] as const;
+/** Round `round`'s order of the clients: each goes first, second and third in turn. */
+const order = (round: number) => CLIENTS.map((_, i) => CLIENTS[(i + round) % CLIENTS.length]!);
 for (let round = 0; round < COLD_ROUNDS; round++) {
-  for (const name of round % 2 ? (['subscribe', 'bare'] as const) : (['bare', 'subscribe'] as const)) {
+  for (const name of order(round)) {
     const args = [script, '--protocol', PROTOCOL, '--cold', name];
     const out = execFileSync(process.execPath, args, {
       encoding: 'utf8',
@@ -77,10 +90,9 @@ for (let round = 0; round < COLD_ROUNDS; round++) {
   }
 }
 
-for (let run = 0; run < WARMUP; run += 1) {
-  await server.bare(EVENTS);
-  await server.subscribed(EVENTS);
-}
+const runOf = (name: (typeof CLIENTS)[number]) =>
+  name === 'bare' ? server.bare(EVENTS) : name === 'floor' ? server.floor(EVENTS) : server.subscribed(EVENTS);
+for (let run = 0; run < WARMUP; run += 1) for (const name of CLIENTS) await runOf(name);
 const perSecond = (ms: number, events = EVENTS) => (events * 1000) / ms;
 const series = {
   bareWall: [] as number[],
@@ -88,12 +100,12 @@ const series = {
   bareCpu: [] as number[],
   subCpu: [] as number[],
 };
-const ratios = { wall: [] as number[], cpu: [] as number[] };
+const ratios = { wall: [] as number[], cpu: [] as number[], floorCpu: [] as number[] };
 for (let round = 0; round < ROUNDS; round += 1) {
-  const first = round % 2 === 0;
-  const x = first ? await server.bare(EVENTS) : await server.subscribed(EVENTS);
-  const y = first ? await server.subscribed(EVENTS) : await server.bare(EVENTS);
-  const [b, s] = first ? [x, y] : [y, x];
+  const runs: Partial<Record<(typeof CLIENTS)[number], Run>> = {};
+  for (const name of order(round)) runs[name] = await runOf(name);
+  const { bare: b, subscribe: s, floor: f } = runs as Record<(typeof CLIENTS)[number], Run>;
+  ratios.floorCpu.push(b.cpu / f.cpu);
   series.bareWall.push(perSecond(b.wall));
   series.subWall.push(perSecond(s.wall));
   series.bareCpu.push(perSecond(b.cpu));
@@ -110,6 +122,7 @@ const cpu = median(ratios.cpu);
 const coldOf = (key: keyof Run) => ({
   bare: median(coldRuns.bare.map((run) => run[key])),
   subscribe: median(coldRuns.subscribe.map((run) => run[key])),
+  floor: median(coldRuns.floor.map((run) => run[key])),
   ratios: coldRuns.bare.map((run, i) => run[key] / coldRuns.subscribe[i]![key]),
 });
 const coldCpu = coldOf('cpu');
@@ -154,4 +167,12 @@ console.log(
 const coldTime = 1 / coldRatio;
 console.log(
   `stream ${PROTOCOL} first 1,000: ${coldTime.toFixed(2)}× the CPU time of WebSocket + JSON.parse (fresh processes; ${coldRatio.toFixed(2)}× its rate); target ≤ ${COLD_TARGET}×: ${coldTime <= COLD_TARGET ? 'ok' : 'MISSED'}`,
+);
+// The floor (information): what a validated `for await` client cannot avoid.
+const floorCpu = median(ratios.floorCpu);
+console.log(
+  `stream ${PROTOCOL} floor steady: ${floorCpu.toFixed(2)}× bare WebSocket (CPU; rounds ${spread(ratios.floorCpu)}): the least a validated for-await client does`,
+);
+console.log(
+  `stream ${PROTOCOL} floor first 1,000: ${(coldCpu.floor / coldCpu.bare).toFixed(2)}× the CPU time of WebSocket + JSON.parse (fresh processes)`,
 );

@@ -145,23 +145,23 @@ export class DeliveryCore {
   snapshot(event: KnownEventMap['ConversationStateUpdateEvent'], timestamp: string | undefined): void {
     this.#state = applyStateUpdate(undefined, event);
     this.#stateTimestamp = timestamp;
-    this.#emitState();
+    this.#emitState(this.#state);
   }
 
   /** A state update that is not delivered as an event (a transient per-key update, the REST fallback). */
   update(event: KnownEventMap['ConversationStateUpdateEvent']): void {
     this.#state = applyStateUpdate(this.#state, event);
-    this.#emitState();
+    this.#emitState(this.#state);
   }
 
   replaceState(state: Record<string, unknown>): void {
     this.#state = { ...state } as ConversationStateMirror;
-    this.#emitState();
+    this.#emitState(this.#state);
   }
 
-  #emitState(): void {
+  #emitState(state: ConversationStateMirror): void {
     this.#stateShared = true;
-    this.#emitter.emit('state', this.#state);
+    this.#emitter.emit('state', state);
   }
 
   /** Catch-up events can be older than the snapshot the connection started with: they must not roll it back. */
@@ -188,7 +188,7 @@ export class DeliveryCore {
       }
     }
     if (timestamp !== undefined) this.#stateTimestamp = timestamp;
-    if (this.#emitter.listens('state')) this.#emitState();
+    if (this.#emitter.listens('state')) this.#emitState(this.#state as ConversationStateMirror);
   }
 
   // ---- the for-await loops ----------------------------------------------------------------------------

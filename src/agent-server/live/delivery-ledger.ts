@@ -29,13 +29,15 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
  *
  * This runs for every streamed event, and the full check (a regex, a `Date.parse`, the clock) costs about a
  * tenth of a frame's `JSON.parse`. A stream's events mostly share their second with the one before, so the
- * second of the last timestamp that passed is remembered (`fastSecond`): a timestamp in that second with a
- * millisecond part (`…SS.ddd…`, the form servers send) parses to a time inside it, and it was within the
- * bound when it was remembered (the bound only moves forward while the clock does).
+ * second of the last timestamp that passed is remembered: a timestamp in that second with a millisecond part
+ * (`…SS.ddd…`, the form servers send) parses to a time inside it, and it was within the bound when it was
+ * remembered (the bound only moves forward while the clock does). "In that second, then a `.`" is one range
+ * of strings, `[second + '.', second + '/')` ('/' follows '.'), compared natively: twice as fast as
+ * `startsWith` and a look at the `.`.
  */
 export function positionTimestamp(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  if (fastSecond !== undefined && value.startsWith(fastSecond) && hasMilliseconds(value)) return value;
+  if (value >= fastFrom && value < fastTo && hasMilliseconds(value)) return value;
   if (!ISO.test(value)) return undefined;
   const time = Date.parse(value.length > 23 ? value.slice(0, 23) : value);
   if (Number.isNaN(time) || time > Date.now() + FUTURE_TOLERANCE) return undefined;
@@ -43,15 +45,22 @@ export function positionTimestamp(value: unknown): string | undefined {
   if (hasMilliseconds(value) && !value.startsWith('24', 11)) {
     const second = value.slice(0, SECOND_LENGTH);
     // The whole second must be within the bound, not only this instant of it.
-    if (Date.parse(second) + 1000 <= Date.now() + FUTURE_TOLERANCE) fastSecond = second;
+    if (Date.parse(second) + 1000 <= Date.now() + FUTURE_TOLERANCE) {
+      fastFrom = `${second}.`;
+      fastTo = `${second}/`;
+    }
   }
   return value;
 }
 
-/** `YYYY-MM-DDTHH:MM:SS`: the part of a timestamp `fastSecond` holds. */
+/** `YYYY-MM-DDTHH:MM:SS`: the part of a timestamp `[fastFrom, fastTo)` is about. */
 const SECOND_LENGTH = 19;
-/** The second (`YYYY-MM-DDTHH:MM:SS`) of the last timestamp that passed the full check, if it had milliseconds. */
-let fastSecond: string | undefined;
+/**
+ * The second (`YYYY-MM-DDTHH:MM:SS`) of the last timestamp that passed the full check with milliseconds, as
+ * the range of timestamps in it with a millisecond part: `[fastFrom, fastTo)` (empty until one passed).
+ */
+let fastFrom = '';
+let fastTo = '';
 
 /** `.ddd` right after the seconds: the first 23 characters, which `positionTimestamp` parses, are a plain time. */
 function hasMilliseconds(value: string): boolean {

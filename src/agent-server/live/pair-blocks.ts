@@ -37,11 +37,13 @@ export class PairBlocks {
   readonly #passes: (Pass | undefined)[] = [];
   /** Blocks written to so far. */
   #blockCount = 0;
-  /** The block being written (-1: none) and its pairs so far, `#ids[0, #written)` and `#times[0, #written)`. */
+  /**
+   * The block being written (-1: none) and its pairs so far: slot `o`'s id at `#pairs[2o]`, its time at
+   * `#pairs[2o + 1]`, for `o` in `[0, #written)` (one array, so that `join` makes the block's text at once).
+   */
   #writing = -1;
   #written = 0;
-  readonly #ids: (string | undefined)[] = [];
-  readonly #times: (string | undefined)[] = [];
+  readonly #pairs: (string | undefined)[] = [];
 
   constructor(window: number) {
     this.#window = window;
@@ -61,8 +63,8 @@ export class PairBlocks {
       this.#writing = index;
       if (index >= this.#blockCount) this.#blockCount = index + 1;
     }
-    this.#ids[offset] = id;
-    this.#times[offset] = time;
+    this.#pairs[2 * offset] = id;
+    this.#pairs[2 * offset + 1] = time;
     this.#written = offset + 1;
     if (offset + 1 === this.#sizeOf(index)) this.#seal(index);
   }
@@ -70,11 +72,9 @@ export class PairBlocks {
   /** Block `index` is written through: its pairs are encoded into its pass, and no longer kept as strings. */
   #seal(index: number): void {
     const size = this.#written;
-    const ids = this.#ids;
-    const times = this.#times;
-    let joined = '';
-    for (let offset = 0; offset < size; offset += 1)
-      joined += (ids[offset] as string) + (times[offset] ?? '');
+    const pairs = this.#pairs;
+    // Native `join` (a missing time is ''): building the text with `+=` cost as much as encoding it.
+    const joined = pairs.join('');
     let pass = this.#passes[index];
     if (pass === undefined) {
       pass = {
@@ -95,15 +95,14 @@ export class PairBlocks {
       let at = 0;
       for (let offset = 0; offset < size; offset += 1) {
         pass.idStart[offset] = at;
-        at += (ids[offset] as string).length;
+        at += (pairs[2 * offset] as string).length;
         pass.idEnd[offset] = at;
-        const time = times[offset];
+        const time = pairs[2 * offset + 1];
         if (time === undefined) pass.timeEnd[offset] = -1;
         else pass.timeEnd[offset] = at += time.length;
       }
     } else this.#sealEach(pass, size, joined.length);
-    ids.fill(undefined, 0, size);
-    times.fill(undefined, 0, size);
+    pairs.fill(undefined, 0, 2 * size);
     this.#writing = -1;
     this.#written = 0;
   }
@@ -119,9 +118,9 @@ export class PairBlocks {
     let at = 0;
     for (let offset = 0; offset < size; offset += 1) {
       pass.idStart[offset] = at;
-      at += ENCODER.encodeInto(JSON.stringify(this.#ids[offset]), bytes.subarray(at)).written;
+      at += ENCODER.encodeInto(JSON.stringify(this.#pairs[2 * offset]), bytes.subarray(at)).written;
       pass.idEnd[offset] = at;
-      const time = this.#times[offset];
+      const time = this.#pairs[2 * offset + 1];
       if (time === undefined) pass.timeEnd[offset] = -1;
       else pass.timeEnd[offset] = at += ENCODER.encodeInto(JSON.stringify(time), bytes.subarray(at)).written;
     }
@@ -131,7 +130,7 @@ export class PairBlocks {
   idAt(slot: number): string | undefined {
     const index = slot >>> 6;
     const offset = slot & (BLOCK - 1);
-    if (index === this.#writing && offset < this.#written) return this.#ids[offset];
+    if (index === this.#writing && offset < this.#written) return this.#pairs[2 * offset];
     const pass = this.#passes[index];
     return pass === undefined ? undefined : text(pass, pass.idStart[offset]!, pass.idEnd[offset]!);
   }
@@ -148,7 +147,7 @@ export class PairBlocks {
   timeAt(slot: number): string | undefined {
     const index = slot >>> 6;
     const offset = slot & (BLOCK - 1);
-    if (index === this.#writing && offset < this.#written) return this.#times[offset];
+    if (index === this.#writing && offset < this.#written) return this.#pairs[2 * offset + 1];
     const pass = this.#passes[index];
     const timeEnd = pass?.timeEnd[offset] ?? -1;
     return pass === undefined || timeEnd < 0 ? undefined : text(pass, pass.idEnd[offset]!, timeEnd);
@@ -162,8 +161,8 @@ export class PairBlocks {
       const pass = this.#passes[index];
       for (let offset = 0; offset < this.#sizeOf(index); offset += 1) {
         if (index === this.#writing && offset < this.#written) {
-          ids.push(this.#ids[offset]);
-          times.push(this.#times[offset]);
+          ids.push(this.#pairs[2 * offset]);
+          times.push(this.#pairs[2 * offset + 1]);
         } else if (pass === undefined) {
           ids.push(undefined);
           times.push(undefined);

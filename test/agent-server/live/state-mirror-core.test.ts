@@ -9,6 +9,7 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliveryCore } from '../../../src/agent-server/live/delivery-core.js';
 import { SafeEmitter } from '../../../src/agent-server/live/safe-emitter.js';
+import type { SubscriptionEventMap } from '../../../src/agent-server/live/types.js';
 import { liveSettings } from '../../../src/agent-server/live/subscribe-options.js';
 import { SafeLogger } from '../../../src/core/logger.js';
 import type { Event, KnownEventMap } from '../../../src/models/index.js';
@@ -18,7 +19,7 @@ type StateUpdate = KnownEventMap['ConversationStateUpdateEvent'];
 
 function core() {
   const logger = new SafeLogger({ debug() {}, info() {}, warn() {}, error() {} }, 'off', () => []);
-  const emitter = new EventEmitter();
+  const emitter = new EventEmitter<SubscriptionEventMap>();
   const safe = new SafeEmitter(emitter, logger, () => []);
   return { core: new DeliveryCore(liveSettings({}), safe, logger, 'state'), emitter };
 }

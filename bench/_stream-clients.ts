@@ -140,7 +140,8 @@ export async function startStreamServer(protocol: Protocol): Promise<StreamServe
         return;
       }
       const parsed = decodeOwnedEvent(protocol === 'session' ? value.event : value, { mode: 'lenient' });
-      if (parsed instanceof Promise || !parsed.success) throw new Error('the floor client takes valid events only');
+      if (parsed instanceof Promise || !parsed.success)
+        throw new Error('the floor client takes valid events only');
       if (waiter === undefined) queue.push(parsed.data);
       else {
         const resolve = waiter;

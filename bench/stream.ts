@@ -13,7 +13,7 @@
 //   `subscribe` adds beyond it is its delivery work (order, exactly once, positions, state, bounds).
 //
 // Run with Node 24 (the committed sources, transpiled by bench/_build.ts; BENCH_SOURCE to pick another):
-//   node bench/stream.ts [--protocol session|events] [--rounds 15] [--warmup 8] [--events 5000] [--cold-rounds 5]
+//   node bench/stream.ts [--protocol session|events] [--rounds 15] [--warmup 8] [--events 20000] [--cold-rounds 9]
 // The last lines, `stream <protocol> steady: <ratio>× bare WebSocket …` and `… first 1,000: …`, are what
 // `npm run bench` collects.
 import { execFileSync } from 'node:child_process';
@@ -71,8 +71,12 @@ if (cold) {
 const ROUNDS = option('rounds', 15);
 // Both clients get the same warm-up runs before the measured rounds: the steady-state figure.
 const WARMUP = option('warmup', 8);
-const EVENTS = option('events', 5000);
-const COLD_ROUNDS = option('cold-rounds', 5);
+// CPU time is read in scheduler ticks on some machines (this 2-vCPU VM: 5 ms of busy loop reads as 2.6 to 8.0
+// ms, `process.threadCpuUsage` and /proc/thread-self/schedstat alike): a run must last far longer than a tick.
+// 20,000 events take 50 to 100 ms (5,000 took 12 to 25 ms, and its rounds spread 0.45 to 1.19×); the first
+// 1,000 cannot be longer, so more processes are timed.
+const EVENTS = option('events', 20_000);
+const COLD_ROUNDS = option('cold-rounds', 9);
 
 // First 1,000 events, fresh processes, alternating.
 const coldRuns = { bare: [] as Run[], subscribe: [] as Run[], floor: [] as Run[] };

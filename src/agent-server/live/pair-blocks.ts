@@ -1,7 +1,7 @@
 /**
- * The delivery ledger's ring of (id, position timestamp) pairs while nothing looks ids up (every delivery came
- * with a `seq`, see `DeliveryLedger`): slots are written in order, 0, 1, 2, … up to the window and again from 0,
- * and read only all at once, rarely (a reconnect's `catchUpSince`, or the first id lookup).
+ * The delivery ledger's ring of (id, position timestamp) pairs: slots are written in order, 0, 1, 2, … up to
+ * the window and again from 0; an id is read back when its hash matches one looked up (`IdTable`), a time for a
+ * reused id's report, and all of them, rarely, for a reconnect's `catchUpSince`.
  *
  * Why bytes in typed arrays: keeping the last 10,000 events' ids and timestamps as strings (even for a short
  * while, even as copies, even joined 64 to a string) made V8 grow its young generation to 64 MiB during a long
@@ -11,9 +11,9 @@
  *
  * Cost: this runs for every event of a stream. The pairs of the block being written are kept as they came (at
  * most 64, for well under a millisecond of a stream: too short to survive a scavenge) and encoded when the
- * block is full, joined into one string and handed to `TextEncoder.encodeInto` in one call (native code; a
- * loop copying code units took a fifth of a microsecond per event), into the block's one pass (the last
- * complete one: the pairs a block held before are all replaced at once).
+ * block is full, joined into one string and handed to `TextEncoder.encodeInto` in one call (native code, where
+ * a loop copied code units: about 4% of the stream's speed, docs/performance.md "Against the floor"), into the
+ * block's one pass (the last complete one: the pairs a block held before are all replaced at once).
  */
 const BLOCK = 64;
 
@@ -23,9 +23,9 @@ const DECODER = new TextDecoder();
 /** The last complete pass over a block: the UTF-8 bytes of its pairs and where each slot's id and time end. */
 interface Pass {
   bytes: Uint8Array;
-  /** Slot `o`'s id is `bytes[idStart[o], idEnd[o])`; its time `bytes[idEnd[o], timeEnd[o])`, or none at -1. */
   /** Each piece is stored as its JSON text (a block with text that is not ASCII, see `#sealEach`). */
   json: boolean;
+  /** Slot `o`'s id is `bytes[idStart[o], idEnd[o])`; its time `bytes[idEnd[o], timeEnd[o])`, or none at -1. */
   idStart: Int32Array;
   idEnd: Int32Array;
   timeEnd: Int32Array;
@@ -73,7 +73,7 @@ export class PairBlocks {
   #seal(index: number): void {
     const size = this.#written;
     const pairs = this.#pairs;
-    // Native `join` (a missing time is ''): building the text with `+=` cost as much as encoding it.
+    // The block's text (a missing time joins as '').
     const joined = pairs.join('');
     let pass = this.#passes[index];
     if (pass === undefined) {

@@ -7,30 +7,16 @@
 // per-round ratios A/B (B's speed over A's). Not run by `npm run bench` (a helper, like the other `_` files).
 //   node bench/_ab-overhead.ts --a <source> --b <source> [--protocol session|events] [--rounds 15] [--events 20000]
 // <source> is what BENCH_SOURCE takes: a commit, HEAD, or `worktree`.
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const hooks = './_ts-sources.ts';
 await import(hooks);
-const argument = (name: string) => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-};
+const { answerPrintEntry, argument, entryOf } = await import('./_ab-builds.js');
+await answerPrintEntry();
 
-if (process.argv.includes('--print-entry')) {
-  // A child with BENCH_SOURCE set: build (bench/_build.ts) and print the Node entry.
-  const { nodeEntry } = await import('./_build.js');
-  console.log(await nodeEntry());
-  process.exit(0);
-}
-
-const entryOf = (source: string) =>
-  execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--print-entry'], {
-    encoding: 'utf8',
-    env: { ...process.env, BENCH_SOURCE: source, BENCH_SDK_DIR: '' },
-  }).trim();
-const entryA = entryOf(argument('a') ?? 'HEAD');
-const entryB = entryOf(argument('b') ?? 'worktree');
+const script = fileURLToPath(import.meta.url);
+const entryA = entryOf(script, argument('a') ?? 'HEAD');
+const entryB = entryOf(script, argument('b') ?? 'worktree');
 const PROTOCOL = argument('protocol') === 'events' ? 'events' : 'session';
 const ROUNDS = Number(argument('rounds') ?? 15);
 const EVENTS = Number(argument('events') ?? 20_000);
@@ -41,6 +27,7 @@ const BATCH = 64;
 process.env.BENCH_SDK_DIR = entryA.replace(/node\/index\.js$/, 'esm');
 const { startStreamServer } = await import('./_stream-clients.js');
 const { conversationMix } = await import('./_corpus.js');
+const { floorQueue } = await import('./_floor-queue.js');
 const { median, spread } = await import('./_stats.js');
 type Client = typeof import('../src/index.js').EventsClient;
 const A = ((await import(entryA)) as { EventsClient: Client }).EventsClient;
@@ -129,33 +116,15 @@ async function parseOnly(): Promise<number> {
 
 /** The floor of a validated `for await` client (as bench/_stream-clients.ts's `floor`). */
 async function floor(): Promise<number> {
-  const queue: { id: string; kind: string }[] = [];
-  let head = 0;
-  let waiter: ((result: IteratorResult<{ id: string; kind: string }>) => void) | undefined;
+  const { push, iterable } = floorQueue<{ id: string; kind: string }>();
   const started = performance.now();
   void feed((text) => {
     const value = JSON.parse(text) as { event?: unknown };
     const parsed = decodeOwnedEvent(PROTOCOL === 'session' ? value.event : value, { mode: 'lenient' });
     if (parsed instanceof Promise || !parsed.success)
       throw new Error('the floor client takes valid events only');
-    const event = parsed.data as { id: string; kind: string };
-    if (waiter === undefined) queue.push(event);
-    else {
-      const resolve = waiter;
-      waiter = undefined;
-      resolve({ value: event, done: false });
-    }
+    push(parsed.data as { id: string; kind: string });
   });
-  const iterable: AsyncIterable<{ id: string; kind: string }> = {
-    [Symbol.asyncIterator]: () => ({
-      next: () =>
-        head < queue.length
-          ? Promise.resolve({ value: queue[head++]!, done: false })
-          : new Promise((resolve) => {
-              waiter = resolve;
-            }),
-    }),
-  };
   for await (const event of iterable) {
     sink += event.kind.length;
     if (event.id === lastId) break;

@@ -6,31 +6,16 @@
 //   node bench/_ab-stream.ts --a <source> --b <source> [--protocol session|events] [--rounds 30] [--events 5000]
 //                            [--b-listener]   (B consumes with on('event') instead of for await)
 // <source> is what BENCH_SOURCE takes: a commit, HEAD, or `worktree`.
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const hooks = './_ts-sources.ts';
 await import(hooks);
-const argument = (name: string) => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-};
-
-if (process.argv.includes('--print-entry')) {
-  // A child with BENCH_SOURCE set: build (bench/_build.ts) and print the Node entry.
-  const { nodeEntry } = await import('./_build.js');
-  console.log(await nodeEntry());
-  process.exit(0);
-}
+const { answerPrintEntry, argument, entryOf } = await import('./_ab-builds.js');
+await answerPrintEntry();
 
 const script = fileURLToPath(import.meta.url);
-const entryOf = (source: string) =>
-  execFileSync(process.execPath, [script, '--print-entry'], {
-    encoding: 'utf8',
-    env: { ...process.env, BENCH_SOURCE: source, BENCH_SDK_DIR: '' },
-  }).trim();
-const entryA = entryOf(argument('a') ?? 'HEAD');
-const entryB = entryOf(argument('b') ?? 'worktree');
+const entryA = entryOf(script, argument('a') ?? 'HEAD');
+const entryB = entryOf(script, argument('b') ?? 'worktree');
 const PROTOCOL = argument('protocol') === 'events' ? 'events' : 'session';
 const ROUNDS = Number(argument('rounds') ?? 30);
 const EVENTS = Number(argument('events') ?? 5000);

@@ -13,6 +13,7 @@ const { nodeEntry, sdkDir } = await import('./_build.js');
 const sdk = await sdkDir();
 // The package's Node entry, as an app imports it (bench/_build.ts).
 const { EventsClient } = (await import(await nodeEntry())) as typeof import('../src/index.js');
+const { floorQueue } = await import('./_floor-queue.js');
 // The floor client's event check: the same build's (internal) decoder, as the subscriber runs it on each frame.
 const { decodeOwnedEvent } = (await import(
   `${sdk}/models/decode-event.js`
@@ -65,27 +66,40 @@ export async function startStreamServer(protocol: Protocol): Promise<StreamServe
     return { id, lastId, publish };
   }
 
+  /**
+   * The frames of a run come after the session socket's `sync` envelope and the snapshot. The gate answers, for
+   * each frame, whether it is one of the run's; at the last one before them it publishes the run's frames and
+   * calls `start` (the clocks start there).
+   */
+  function runGate(publish: () => void, start: () => void): () => boolean {
+    let before = protocol === 'session' ? 2 : 1;
+    return () => {
+      if (before === 0) return true;
+      before -= 1;
+      if (before === 0) {
+        publish();
+        start();
+      }
+      return false;
+    };
+  }
+
   /** Connect, wait for the snapshot, then JSON.parse every frame. */
   async function bare(events: number): Promise<Run> {
     const { id, publish } = await conversation(events);
     const socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/${protocol}/${id}`);
-    // The session socket sends a `sync` envelope before the snapshot.
-    let before = protocol === 'session' ? 2 : 1;
     let count = 0;
     let started = 0;
     let cpu = process.threadCpuUsage();
+    const inRun = runGate(publish, () => {
+      started = performance.now();
+      cpu = process.threadCpuUsage();
+    });
     const run = await new Promise<Run>((resolve) => {
       socket.addEventListener('message', (message) => {
         const value = JSON.parse(message.data as string) as { kind?: string; type?: string };
         sink += (value.kind ?? value.type ?? '').length;
-        if (before > 0) {
-          before -= 1;
-          if (before === 0) {
-            publish();
-            started = performance.now();
-            cpu = process.threadCpuUsage();
-          }
-        } else if (++count === events) resolve({ wall: performance.now() - started, cpu: cpuSince(cpu) });
+        if (inRun() && ++count === events) resolve({ wall: performance.now() - started, cpu: cpuSince(cpu) });
       });
     });
     socket.close();
@@ -128,43 +142,21 @@ export async function startStreamServer(protocol: Protocol): Promise<StreamServe
   async function floor(events: number): Promise<Run> {
     const { id, lastId, publish } = await conversation(events);
     const socket = new WebSocket(`${url.replace('http', 'ws')}/sockets/${protocol}/${id}`);
-    const queue: unknown[] = [];
-    let head = 0;
-    let waiter: ((result: IteratorResult<{ id: string; kind: string }>) => void) | undefined;
-    let before = protocol === 'session' ? 2 : 1;
+    const { push, iterable } = floorQueue<{ id: string; kind: string }>();
     let started = 0;
     let cpu = process.threadCpuUsage();
+    const inRun = runGate(publish, () => {
+      started = performance.now();
+      cpu = process.threadCpuUsage();
+    });
     socket.addEventListener('message', (message) => {
       const value = JSON.parse(message.data as string) as { event?: unknown };
-      if (before > 0) {
-        before -= 1;
-        if (before === 0) {
-          publish();
-          started = performance.now();
-          cpu = process.threadCpuUsage();
-        }
-        return;
-      }
+      if (!inRun()) return;
       const parsed = decodeOwnedEvent(protocol === 'session' ? value.event : value, { mode: 'lenient' });
       if (parsed instanceof Promise || !parsed.success)
         throw new Error('the floor client takes valid events only');
-      if (waiter === undefined) queue.push(parsed.data);
-      else {
-        const resolve = waiter;
-        waiter = undefined;
-        resolve({ value: parsed.data as { id: string; kind: string }, done: false });
-      }
+      push(parsed.data as { id: string; kind: string });
     });
-    const iterable: AsyncIterable<{ id: string; kind: string }> = {
-      [Symbol.asyncIterator]: () => ({
-        next: () =>
-          head < queue.length
-            ? Promise.resolve({ value: queue[head++] as { id: string; kind: string }, done: false })
-            : new Promise((resolve) => {
-                waiter = resolve;
-              }),
-      }),
-    };
     let count = 0;
     for await (const event of iterable) {
       sink += String(event.kind).length;

@@ -107,52 +107,13 @@ export class IdTable {
     this.#present = present;
   }
 
-  /**
-   * The id's hash: its UTF-8 bytes (encoded natively, `TextEncoder.encodeInto`) mixed four at a time as
-   * MurmurHash3 mixes them, finished so that every byte reaches the low bits the table masks; about 35 ns for
-   * a UUID, against 55 ns for FNV-1a over its code units in JavaScript, and a quarter of the loop's turns for
-   * the first events of a process, which V8 runs unoptimised. Ids longer than the scratch space take FNV-1a.
-   * Two ids that encode alike (lone surrogates become U+FFFD) only share a hash: lookups compare the ids.
-   */
+  /** FNV-1a over the UTF-16 code units. */
   #hash(id: string): number {
     if (id === this.#lastId) return this.#lastHash;
-    const hash = id.length <= MAX_ENCODED ? murmurOfBytes(id) : fnv(id);
+    let hash = 0x811c9dc5 | 0;
+    for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
     this.#lastId = id;
     this.#lastHash = hash;
     return hash;
   }
-}
-
-/** Ids up to this many code units are hashed from their UTF-8 bytes (at most 3 a code unit, plus 3 of padding). */
-const MAX_ENCODED = 80;
-const ENCODER = new TextEncoder();
-const SCRATCH = new Uint8Array(MAX_ENCODED * 3 + 4);
-const WORDS = new Int32Array(SCRATCH.buffer);
-
-function murmurOfBytes(id: string): number {
-  const { written } = ENCODER.encodeInto(id, SCRATCH);
-  // The last word's bytes past the id are zeros, not a longer id's leftovers.
-  SCRATCH[written] = 0;
-  SCRATCH[written + 1] = 0;
-  SCRATCH[written + 2] = 0;
-  let hash = written;
-  for (let i = 0, words = (written + 3) >> 2; i < words; i += 1) {
-    let k = Math.imul(WORDS[i]!, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    hash ^= Math.imul(k, 0x1b873593);
-    hash = (hash << 13) | (hash >>> 19);
-    hash = (Math.imul(hash, 5) + 0xe6546b64) | 0;
-  }
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  return hash ^ (hash >>> 16);
-}
-
-/** FNV-1a over the UTF-16 code units. */
-function fnv(id: string): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return hash;
 }

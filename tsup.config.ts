@@ -38,10 +38,13 @@ export default defineConfig([
   { ...common, entry: { index: entry.index }, format: ['esm'], dts: { only: true } },
   {
     ...common,
-    entry: { models: entry.models, tracing: entry.tracing, testing: entry.testing },
+    entry: { models: entry.models, testing: entry.testing },
     format: ['esm'],
     dts: { only: true },
   },
+  // `./tracing` on its own too: sharing a chunk with `./models`, its declarations named the base error class from
+  // there without exporting it (rollup-plugin-dts warned on every build); alone, the class is declared in it.
+  { ...common, entry: { tracing: entry.tracing }, format: ['esm'], dts: { only: true } },
   // ky and @noble/hashes are ESM-only: inline them so require() works in loaders
   // that cannot require ESM (Jest's module runtime). CJS means Node (or Jest): its entries are the Node ones,
   // with compiled event parsers.

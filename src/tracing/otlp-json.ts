@@ -73,9 +73,19 @@ function attributes(value: unknown, path: string): Attributes {
  * Decodes one export request (object or JSON text) or an array of them into flat spans. Errors name the span
  * by its position in the result (`spans[3].traceId`).
  */
+/** JSON text is parsed; text that is not JSON is an `OtlpDecodeError` like any other bad input. */
+function fromText(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    throw new OtlpDecodeError('input', 'not JSON');
+  }
+}
+
 export function decodeOtlpTraces(input: unknown): DecodedSpan[] {
   const spans: DecodedSpan[] = [];
-  for (const request of list([typeof input === 'string' ? JSON.parse(input) : input].flat())) {
+  for (const request of list([fromText(input)].flat())) {
     for (const rs of list(request.resourceSpans)) {
       const resource = attributes((rs.resource as Json)?.attributes, 'resource');
       for (const ss of list(rs.scopeSpans)) {

@@ -39,8 +39,9 @@ export class DeliveryCore {
   #state: ConversationStateMirror | undefined;
   /**
    * True once `#state` may be held outside (read through `state`, emitted on `state`): the next update copies
-   * it. Until then a stream's per-key updates set the field in place (copying the whole state for each update
-   * took a tenth of a microsecond per streamed event). Every object handed out stays as it was.
+   * it. Until then a stream's per-key updates set the field in place (with the event check moved before the kind
+   * lookup, 7-8% of the stream's speed: docs/performance.md "Against the floor"). Every object handed out stays
+   * as it was.
    */
   #stateShared = false;
   #stateTimestamp: string | undefined;

@@ -2,6 +2,7 @@
 // process of the script with BENCH_SOURCE set (bench/_build.ts caches builds by source tree), which prints the
 // build's Node entry.
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 /** `--name value` from the command line. */
 export function argument(name: string): string | undefined {
@@ -10,7 +11,7 @@ export function argument(name: string): string | undefined {
 }
 
 /** The Node entry of `source` (what BENCH_SOURCE takes: a commit, HEAD or `worktree`), built by `script`. */
-export function entryOf(script: string, source: string): string {
+function entryOf(script: string, source: string): string {
   return execFileSync(process.execPath, [script, '--print-entry'], {
     encoding: 'utf8',
     env: { ...process.env, BENCH_SOURCE: source, BENCH_SDK_DIR: '' },
@@ -18,9 +19,23 @@ export function entryOf(script: string, source: string): string {
 }
 
 /** In the child `entryOf` starts: builds, prints the Node entry and exits. Nothing otherwise. */
-export async function answerPrintEntry(): Promise<void> {
+async function answerPrintEntry(): Promise<void> {
   if (!process.argv.includes('--print-entry')) return;
   const { nodeEntry } = await import('./_build.js');
   console.log(await nodeEntry());
   process.exit(0);
+}
+
+/**
+ * The A/B script's two builds (`--a`, default HEAD; `--b`, default the working tree), as Node entries. In the
+ * child that builds one, this builds, prints and exits instead. BENCH_SDK_DIR is set to A's build, whose
+ * simulator store the stream server uses (bench/_stream-clients.ts).
+ */
+export async function abBuilds(scriptUrl: string): Promise<{ entryA: string; entryB: string }> {
+  await answerPrintEntry();
+  const script = fileURLToPath(scriptUrl);
+  const entryA = entryOf(script, argument('a') ?? 'HEAD');
+  const entryB = entryOf(script, argument('b') ?? 'worktree');
+  process.env.BENCH_SDK_DIR = entryA.replace(/node\/index\.js$/, 'esm');
+  return { entryA, entryB };
 }

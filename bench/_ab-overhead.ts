@@ -7,16 +7,10 @@
 // per-round ratios A/B (B's speed over A's). Not run by `npm run bench` (a helper, like the other `_` files).
 //   node bench/_ab-overhead.ts --a <source> --b <source> [--protocol session|events] [--rounds 15] [--events 20000]
 // <source> is what BENCH_SOURCE takes: a commit, HEAD, or `worktree`.
-import { fileURLToPath } from 'node:url';
-
 const hooks = './_ts-sources.ts';
 await import(hooks);
-const { answerPrintEntry, argument, entryOf } = await import('./_ab-builds.js');
-await answerPrintEntry();
-
-const script = fileURLToPath(import.meta.url);
-const entryA = entryOf(script, argument('a') ?? 'HEAD');
-const entryB = entryOf(script, argument('b') ?? 'worktree');
+const { abBuilds, argument } = await import('./_ab-builds.js');
+const { entryA, entryB } = await abBuilds(import.meta.url);
 const PROTOCOL = argument('protocol') === 'events' ? 'events' : 'session';
 const ROUNDS = Number(argument('rounds') ?? 15);
 const EVENTS = Number(argument('events') ?? 20_000);
@@ -24,7 +18,6 @@ const BATCH = 64;
 
 // The server answers the subscriptions' HTTP requests (server info, REST catch-up); the frames come from the
 // stand-in socket below.
-process.env.BENCH_SDK_DIR = entryA.replace(/node\/index\.js$/, 'esm');
 const { startStreamServer } = await import('./_stream-clients.js');
 const { conversationMix } = await import('./_corpus.js');
 const { floorQueue } = await import('./_floor-queue.js');

@@ -6,23 +6,16 @@
 //   node bench/_ab-stream.ts --a <source> --b <source> [--protocol session|events] [--rounds 30] [--events 5000]
 //                            [--b-listener]   (B consumes with on('event') instead of for await)
 // <source> is what BENCH_SOURCE takes: a commit, HEAD, or `worktree`.
-import { fileURLToPath } from 'node:url';
-
 const hooks = './_ts-sources.ts';
 await import(hooks);
-const { answerPrintEntry, argument, entryOf } = await import('./_ab-builds.js');
-await answerPrintEntry();
-
-const script = fileURLToPath(import.meta.url);
-const entryA = entryOf(script, argument('a') ?? 'HEAD');
-const entryB = entryOf(script, argument('b') ?? 'worktree');
+const { abBuilds, argument } = await import('./_ab-builds.js');
+const { entryA, entryB } = await abBuilds(import.meta.url);
 const PROTOCOL = argument('protocol') === 'events' ? 'events' : 'session';
 const ROUNDS = Number(argument('rounds') ?? 30);
 const EVENTS = Number(argument('events') ?? 5000);
 const B_LISTENER = process.argv.includes('--b-listener');
 
 // The server and the bare client of bench/_stream-clients.ts, with A's build for the server's store.
-process.env.BENCH_SDK_DIR = entryA.replace(/node\/index\.js$/, 'esm');
 const { startStreamServer } = await import('./_stream-clients.js');
 type Client = typeof import('../src/index.js').EventsClient;
 const A = ((await import(entryA)) as { EventsClient: Client }).EventsClient;

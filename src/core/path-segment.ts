@@ -10,6 +10,15 @@
 import { RequestValidationError } from './errors.js';
 import { describe } from './validate.js';
 
+/**
+ * Whether the URL parser would resolve this raw segment as a dot segment: `.` or `..`, with any dot written
+ * as `%2e` in either case (the WHATWG URL standard treats both alike).
+ */
+export function isDotSegment(raw: string): boolean {
+  const decoded = raw.replace(/%2e/gi, '.');
+  return decoded === '.' || decoded === '..';
+}
+
 /** The value, checked to be one path segment that cannot change the route. */
 export function checkPathSegment(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') {

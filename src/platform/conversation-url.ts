@@ -1,5 +1,9 @@
 import { RequestValidationError } from '../core/errors.js';
+import { isDotSegment } from '../core/path-segment.js';
 import { hasControlCharacters } from '../core/validate.js';
+
+/** After the scheme and the host, up to a query or fragment (which are refused on their own). */
+const RAW_PATH = /^[a-z][a-z0-9+.-]*:[\\/]*[^\\/?#]*([^?#]*)/i;
 
 /**
  * Tags are PATCHed to the conversation URL itself, which the platform returns (the
@@ -12,6 +16,15 @@ export function splitConversationUrl(value: unknown): { origin: string; path: st
   // The URL parser drops tabs and newlines silently; refuse them (and other invisible characters) instead.
   if (hasControlCharacters(value)) {
     throw new RequestValidationError('must not contain control or invisible characters', 'conversationUrl');
+  }
+  // The URL parser resolves dot segments before we see the path (`…/conversations/..` becomes `/api`), and the
+  // servers decode `%2F` back to `/`: look at the path as written (`\` separates segments in http URLs too).
+  const rawSegments = (RAW_PATH.exec(value)?.[1] ?? '').split(/[\\/]/);
+  if (rawSegments.some(isDotSegment)) {
+    throw new RequestValidationError('must not contain "." or ".." path segments', 'conversationUrl');
+  }
+  if (rawSegments.some((segment) => /%(2f|5c)/i.test(segment))) {
+    throw new RequestValidationError('must not contain an encoded "/" or "\\"', 'conversationUrl');
   }
   let url: URL;
   try {

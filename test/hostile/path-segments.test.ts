@@ -84,3 +84,45 @@ describe.each(HOSTILE)('every client, given %j as a path value', (value) => {
     expect(paths).toEqual([]);
   });
 });
+
+/**
+ * Issue 34 item 4: a conversation URL is resolved by the URL parser, which drops dot segments (`.`, `..`,
+ * `%2e%2e` in any case, `\` as a separator): `…/api/conversations/..` would GET `/api` and PATCH it.
+ */
+describe('PlatformClient, given a conversation URL with dot segments', () => {
+  const DOTTED = [
+    '/api/conversations/.',
+    '/api/conversations/..',
+    '/api/conversations/%2e%2e',
+    '/api/conversations/%2E%2e',
+    '/api/conversations/.%2E',
+    '/api/conversations/%2e',
+    '/api/conversations/../x',
+    '/api/./conversations/x',
+    '/api/conversations/x/..',
+    '/api/conversations/x/%2E%2E/',
+    '/api/conversations\\..\\x',
+    '/api/conversations/%2f..',
+    '/api/conversations/a%2Fb',
+  ];
+
+  it.each(DOTTED)('refuses %s before any request, naming conversationUrl', async (path) => {
+    const { url, paths } = await server();
+    const platform = new PlatformClient({ baseUrl: url, ...common });
+    await expectRefused(() => platform.getConversationTags(`${url}${path}`), 'conversationUrl');
+    await expectRefused(
+      () => platform.updateConversationTags(`${url}${path}`, { a: 'b' }),
+      'conversationUrl',
+    );
+    await expectRefused(() => platform.mergeConversationTags(`${url}${path}`, { a: 'b' }), 'conversationUrl');
+    expect(paths).toEqual([]);
+  });
+
+  it('still reaches a conversation whose id merely contains dots', async () => {
+    const { url, paths } = await server();
+    const platform = new PlatformClient({ baseUrl: url, ...common });
+    await platform.getConversationTags(`${url}/api/conversations/a..b`).catch(() => undefined);
+    await platform.getConversationTags(`${url}/api/conversations/...`).catch(() => undefined);
+    expect(paths).toEqual(['GET /api/conversations/a..b', 'GET /api/conversations/...']);
+  });
+});

@@ -13,7 +13,7 @@ import type { RequestOptions } from '../core/options.js';
 import { PagedIterable } from '../core/paginate.js';
 import { optionsObject, requireNonEmptyString } from '../core/validate.js';
 import { isEnvReference } from './api-key.js';
-import { isNoDatabaseAnswer, SAVED_NOT_LIVE } from './gateway-error.js';
+import { isNoDatabaseAnswer, MODEL_SAVED_NOT_LIVE, SAVED_NOT_LIVE } from './gateway-error.js';
 import { lintGatewayModelEntry } from './lint-entry.js';
 import type { GatewayModelEntry } from './model-entry.js';
 import { GATEWAY_ENV, type GatewayAdminClientOptions } from './options.js';
@@ -76,7 +76,9 @@ export class GatewayAdminClient extends BaseClient {
    * models there): the model is then persisted and survives restarts and upgrades, and other gateway pods pick
    * it up after their next reload (about 30 s). Without a database the gateway answers 500 and nothing is
    * added: the error (an `InternalServerError`) says so, and `diagnoseGatewayError` reads it as
-   * `no-database`. (docs/compatibility.md: not "lost on restart".) Build `entry` with
+   * `no-database`. A newer gateway that stored the model but could not serve it answers 500 too: that error has
+   * `code` `'GATEWAY_MODEL_SAVED_NOT_LIVE'` (the row exists: do not add it again). (docs/compatibility.md: not
+   * "lost on restart".) Build `entry` with
    * `gatewayModelEntry`; models that must exist at start-up belong in the proxy configuration.
    */
   async addModel(entry: GatewayModelEntry, options: RequestOptions = {}): Promise<AddedGatewayModel> {
@@ -258,10 +260,12 @@ function explainNoDatabase(error: APIError): APIError {
  */
 function explainSavedNotLive(error: APIError): APIError {
   if (error.status !== 500 || !SAVED_NOT_LIVE.test(readMessage(error))) return error;
-  return withMessage(
+  const explained = withMessage(
     error,
     `The model was stored in the gateway's database but this gateway does not serve it (its router could not load it); do not add it again, delete it with deleteModel if it is wrong (it answered 500: ${readMessage(error)})`,
   );
+  explained.code = MODEL_SAVED_NOT_LIVE;
+  return explained;
 }
 
 function asNotFound(error: APIError): NotFoundError {

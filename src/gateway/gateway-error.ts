@@ -38,8 +38,20 @@ const NO_DATABASE = /No DB Connected|STORE_MODEL_IN_DB|Prisma Client is not init
 // Without a database a key other than the master key cannot be looked up: 400 "No connected db."
 // (type no_db_connection) instead of 401.
 const KEY_NOT_CHECKABLE = /No connected db/i;
-/** Newer gateways (1.108.7; not 1.94.1) after storing a model their own router could not load (G3). */
-export const SAVED_NOT_LIVE = /saved to the database, but the model id\(s\) .* not live/i;
+/**
+ * Newer gateways (1.106.2, 1.108.7, 1.110.2; not 1.94.1) after storing a model (create or update) when the
+ * reload that followed left it, or other models, unserved by this pod (G3): "Model <action> was saved to the
+ * database, but the model id(s) [...] are not live in this pod's router …" or "… but the reload it triggered
+ * degraded this pod's serving state. …".
+ */
+export const SAVED_NOT_LIVE =
+  /\bwas saved to the database, but (the model id\(s\) .* not live|the reload it triggered degraded)/i;
+
+/**
+ * The `code` of the error `addModel` and `updateModel` throw for that answer (an `InternalServerError`): the row
+ * is stored, so adding the model again would make a second one (docs/gateway-and-attribution.md).
+ */
+export const MODEL_SAVED_NOT_LIVE = 'GATEWAY_MODEL_SAVED_NOT_LIVE';
 
 /** True when the gateway refused because it has no database (see {@link diagnoseGatewayError}). */
 export function isNoDatabaseAnswer(error: APIError): boolean {

@@ -34,10 +34,10 @@ import {
   type CloseEventLike,
   frameText,
   type MessageEventLike,
-  runtimeSendsHeaders,
   type WebSocketConstructor,
   type WebSocketLike,
   WS_OPEN,
+  webSocketSendsHeaders,
 } from './web-socket.js';
 
 /**
@@ -178,7 +178,7 @@ export class Connector {
         this.#options.auth ?? 'auto',
         version,
         key !== undefined,
-        this.#options.WebSocket !== undefined || runtimeSendsHeaders(),
+        webSocketSendsHeaders(this.#WebSocket()),
         this.#refusals.refusedForUnknownVersion,
       );
     } catch (error) {
@@ -246,7 +246,6 @@ export class Connector {
         {
           auth: conn.auth,
           key,
-          passedIn: this.#options.WebSocket !== undefined,
           maxFrameBytes: this.#settings.maxFrameBytes,
         },
         this.#ctx.secrets,

@@ -11,7 +11,7 @@ export interface WebSocketLike {
 
 /**
  * A `WebSocket` constructor. Called as `new WebSocket(url)`, or `new WebSocket(url, { headers })` for header
- * authentication, which Node's built-in WebSocket (undici) and the `ws` package accept.
+ * authentication, which Node's, Bun's and Deno's built-in WebSocket and the `ws` package accept.
  */
 export type WebSocketConstructor = new (url: string, ...rest: never[]) => WebSocketLike;
 
@@ -41,8 +41,33 @@ export function builtInWebSocket(): WebSocketConstructor | undefined {
   return (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
 }
 
-/** Node's (and Bun's) WebSocket accept `{ headers }`; browsers' do not. */
-export function runtimeSendsHeaders(): boolean {
-  const versions = (globalThis as { process?: { versions?: Record<string, string> } }).process?.versions;
-  return typeof versions?.node === 'string' && !('document' in globalThis);
+/**
+ * The `ws` package's class (or a subclass): it alone has `ping`, `pong` and `terminate`. It takes
+ * `{ headers, maxPayload }` as its second argument.
+ */
+export function isWsPackage(WebSocketImpl: WebSocketConstructor): boolean {
+  const proto = (WebSocketImpl as { prototype?: Record<string, unknown> }).prototype;
+  return (
+    typeof proto?.ping === 'function' &&
+    typeof proto.pong === 'function' &&
+    typeof proto.terminate === 'function'
+  );
+}
+
+/** Runtimes whose own `WebSocket` takes `new WebSocket(url, { headers })` (measured in docs/runtimes.md). */
+const HEADER_RUNTIMES = ['Node.js/', 'Bun/', 'Deno/'];
+
+/**
+ * Whether this constructor can send handshake headers, decided by what it is: the `ws` package's, or the
+ * runtime's own in Node (undici), Bun or Deno. Workers' and browsers' cannot, and workerd with
+ * `nodejs_compat` has `process.versions.node` too, so the runtime is read from `navigator.userAgent`
+ * ("Cloudflare-Workers" there). Any other constructor passed in is assumed not to (force `auth: 'header'`
+ * to say otherwise).
+ */
+export function webSocketSendsHeaders(WebSocketImpl: WebSocketConstructor | undefined): boolean {
+  if (WebSocketImpl === undefined) return false;
+  if (isWsPackage(WebSocketImpl)) return true;
+  if (WebSocketImpl !== builtInWebSocket()) return false;
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  return typeof agent === 'string' && HEADER_RUNTIMES.some((prefix) => agent.startsWith(prefix));
 }

@@ -76,9 +76,21 @@ export async function resolveCredential(
   return value;
 }
 
-/** `process.env[name]` where a process exists (Node), else undefined (browsers). */
+/** The errors a runtime throws for a variable it will not let us read (Deno without `--allow-env`). */
+const REFUSED_ENV_ERRORS = new Set(['NotCapable', 'PermissionDenied']);
+
+/**
+ * `process.env[name]` where a process exists (Node, Bun, Deno, workerd with `nodejs_compat`), else undefined
+ * (browsers). A variable the runtime refuses to read is an unset one (docs/runtimes.md).
+ */
 export function readEnv(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const value = env?.[name];
+  let value: string | undefined;
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    value = env?.[name];
+  } catch (error) {
+    if (error instanceof Error && REFUSED_ENV_ERRORS.has(error.name)) return undefined;
+    throw error;
+  }
   return value === undefined || value === '' ? undefined : value;
 }

@@ -6,6 +6,7 @@ const entry = {
   models: 'src/models.ts',
   tracing: 'src/tracing.ts',
   testing: 'src/testing.ts',
+  react: 'src/react.ts',
 };
 
 const common = {
@@ -15,7 +16,7 @@ const common = {
   dts: true,
   splitting: false,
   treeshake: true,
-  external: ['msw', 'ws', '@opentelemetry/api'],
+  external: ['msw', 'ws', '@opentelemetry/api', 'react'],
 } satisfies Options;
 
 export default defineConfig([
@@ -45,6 +46,8 @@ export default defineConfig([
   // `./tracing` on its own too: sharing a chunk with `./models`, its declarations named the base error class from
   // there without exporting it (rollup-plugin-dts warned on every build); alone, the class is declared in it.
   { ...common, entry: { tracing: entry.tracing }, format: ['esm'], dts: { only: true } },
+  // `./react` on its own: its declarations hold only the view's plain data types and the hooks (docs/react.md).
+  { ...common, entry: { react: entry.react }, format: ['esm'], dts: { only: true } },
   // ky and @noble/hashes are ESM-only: inline them so require() works in loaders
   // that cannot require ESM (Jest's module runtime). CJS means Node (or Jest): its entries are the Node ones,
   // with compiled event parsers.

@@ -1,7 +1,7 @@
 // The package's Node entries (package.json `node` condition) as one ESM bundle with shared chunks, dist/node/.
 // Loading 240 small modules (ours, zod's and @noble/hashes') cost Node more than running them: a bundle
 // imports in less than half the time (docs/performance.md, "Import"). zod, eventemitter3 and @noble/hashes
-// are inlined; ky stays a dependency loaded on the first request, the optional peers stay external. The four
+// are inlined; ky stays a dependency loaded on the first request, the optional peers stay external. The
 // entries share their chunks, so an app importing several subpaths loads every module once.
 //
 // `npm run build` writes dist/node/ (scripts/node-bundle.ts); the benchmarks (bench/_build.ts) and the bundler
@@ -16,6 +16,7 @@ export const NODE_ENTRIES: Record<string, string> = {
   models: 'models.node.ts',
   tracing: 'tracing.ts',
   testing: 'testing.ts',
+  react: 'react.ts',
 };
 
 /** Bundles `<srcDir>/<entry>` into `<outDir>/<name>.js` (+ chunks). */
@@ -32,7 +33,7 @@ export function buildNodeBundle(srcDir: string, outDir: string, { sourcemap = fa
     // left out of them, which keeps the package in its size budget (scripts/check-package.mjs).
     sourcemap,
     sourcesContent: false,
-    external: ['ky', 'msw', 'ws', '@opentelemetry/api'],
+    external: ['ky', 'msw', 'ws', '@opentelemetry/api', 'react'],
     logLevel: 'error',
   });
 }

@@ -1,0 +1,56 @@
+// Server rendering: react-dom/server runs no effects, so `useConversation` opens no view and shows the
+// connecting snapshot; `useConversationView` reads the view's snapshot through getServerSnapshot.
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import {
+  CONNECTING_SNAPSHOT,
+  type ConversationSnapshot,
+  useConversation,
+  useConversationView,
+} from '../../src/react.js';
+import { FakeView } from './fake-view.js';
+
+function describeSnapshot(snapshot: ConversationSnapshot): string {
+  return `${snapshot.connection}:${snapshot.items.map((item) => item.text).join(',')}`;
+}
+
+describe('server rendering', () => {
+  it('useConversationView renders the view’s snapshot and subscribes to nothing', () => {
+    const view = new FakeView();
+    view.push('hello');
+    view.push('world');
+    const Shown = () => createElement('p', null, describeSnapshot(useConversationView(view)));
+    expect(renderToString(createElement(Shown))).toBe('<p>live:hello,world</p>');
+    expect(view.listeners.size).toBe(0);
+  });
+
+  it('useConversationView without a view renders the connecting snapshot', () => {
+    const Shown = () => createElement('p', null, describeSnapshot(useConversationView(undefined)));
+    expect(renderToString(createElement(Shown))).toBe('<p>connecting:</p>');
+    expect(Object.isFrozen(CONNECTING_SNAPSHOT)).toBe(true);
+  });
+
+  it('useConversation opens no view on the server, from a client or a handle', () => {
+    let opened = 0;
+    const handle = {
+      id: 'c-1',
+      view: () => {
+        opened += 1;
+        return new FakeView().asView();
+      },
+    };
+    const client = { conversation: () => handle };
+    const FromClient = () => {
+      const { view, snapshot } = useConversation(client, 'c-1');
+      return createElement('p', null, `${view === undefined}:${describeSnapshot(snapshot)}`);
+    };
+    const FromHandle = () => {
+      const { snapshot } = useConversation(handle, { pageSize: 20 });
+      return createElement('p', null, describeSnapshot(snapshot));
+    };
+    expect(renderToString(createElement(FromClient))).toBe('<p>true:connecting:</p>');
+    expect(renderToString(createElement(FromHandle))).toBe('<p>connecting:</p>');
+    expect(opened).toBe(0);
+  });
+});

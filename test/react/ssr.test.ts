@@ -6,8 +6,11 @@ import { describe, expect, it } from 'vitest';
 import {
   CONNECTING_SNAPSHOT,
   type ConversationSnapshot,
+  type ConversationViewClient,
+  type ConversationViewSource,
   useConversation,
   useConversationView,
+  type ViewStore,
 } from '../../src/react.js';
 import { FakeView } from './fake-view.js';
 
@@ -15,19 +18,31 @@ function describeSnapshot(snapshot: ConversationSnapshot): string {
   return `${snapshot.connection}:${snapshot.items.map((item) => item.text).join(',')}`;
 }
 
+function Shown({ view }: { view: ViewStore | undefined }) {
+  return createElement('p', null, describeSnapshot(useConversationView(view)));
+}
+
+function FromClient({ client }: { client: ConversationViewClient }) {
+  const { view, snapshot } = useConversation(client, 'c-1');
+  return createElement('p', null, `${view === undefined}:${describeSnapshot(snapshot)}`);
+}
+
+function FromHandle({ handle }: { handle: ConversationViewSource }) {
+  const { snapshot } = useConversation(handle, { pageSize: 20 });
+  return createElement('p', null, describeSnapshot(snapshot));
+}
+
 describe('server rendering', () => {
   it('useConversationView renders the view’s snapshot and subscribes to nothing', () => {
     const view = new FakeView();
     view.push('hello');
     view.push('world');
-    const Shown = () => createElement('p', null, describeSnapshot(useConversationView(view)));
-    expect(renderToString(createElement(Shown))).toBe('<p>live:hello,world</p>');
+    expect(renderToString(createElement(Shown, { view }))).toBe('<p>live:hello,world</p>');
     expect(view.listeners.size).toBe(0);
   });
 
   it('useConversationView without a view renders the connecting snapshot', () => {
-    const Shown = () => createElement('p', null, describeSnapshot(useConversationView(undefined)));
-    expect(renderToString(createElement(Shown))).toBe('<p>connecting:</p>');
+    expect(renderToString(createElement(Shown, { view: undefined }))).toBe('<p>connecting:</p>');
     expect(Object.isFrozen(CONNECTING_SNAPSHOT)).toBe(true);
   });
 
@@ -41,16 +56,8 @@ describe('server rendering', () => {
       },
     };
     const client = { conversation: () => handle };
-    const FromClient = () => {
-      const { view, snapshot } = useConversation(client, 'c-1');
-      return createElement('p', null, `${view === undefined}:${describeSnapshot(snapshot)}`);
-    };
-    const FromHandle = () => {
-      const { snapshot } = useConversation(handle, { pageSize: 20 });
-      return createElement('p', null, describeSnapshot(snapshot));
-    };
-    expect(renderToString(createElement(FromClient))).toBe('<p>true:connecting:</p>');
-    expect(renderToString(createElement(FromHandle))).toBe('<p>connecting:</p>');
+    expect(renderToString(createElement(FromClient, { client }))).toBe('<p>true:connecting:</p>');
+    expect(renderToString(createElement(FromHandle, { handle }))).toBe('<p>connecting:</p>');
     expect(opened).toBe(0);
   });
 });

@@ -6,6 +6,13 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumUnavailable, launchChromium } from '../browser/chromium.js';
 
+/** What test/react/hooks-page.ts reports. */
+interface HooksResult {
+  error?: string;
+  burst: { afterBurst: number; listenersMounted: number; listenersAfterUnmount: number };
+  opening: Record<string, unknown>;
+}
+
 const skipReason = chromiumUnavailable();
 if (skipReason) console.warn(`Skipping the React hooks in Chromium: ${skipReason}`);
 
@@ -46,7 +53,7 @@ describe.skipIf(skipReason !== undefined)('the React hooks in headless Chromium'
       page.on('pageerror', (error) => errors.push(String(error)));
       await page.goto(url);
       await page.waitForFunction(() => window.__result !== undefined, undefined, { timeout: 30_000 });
-      const result = (await page.evaluate(() => window.__result)) as Record<string, any>;
+      const result = (await page.evaluate(() => window.__result)) as unknown as HooksResult;
       expect(result.error).toBeUndefined();
       expect(errors).toEqual([]);
 

@@ -116,7 +116,7 @@ describe.skipIf(!sessionSocket)(`slow consumer on the real agent server ${versio
     const subscription = events.subscribe(info.id, {
       protocol: 'session',
       history: true,
-      WebSocket: PausableWebSocket as never,
+      WebSocket: PausableWebSocket,
       // The SDK's own bounds out of the way: what is met here is the server's budget.
       maxBufferedBytes: 1024 * 1024 * 1024,
       maxBufferedEvents: 100_000,

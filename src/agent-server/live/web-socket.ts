@@ -1,12 +1,17 @@
 /**
- * The part of the WHATWG `WebSocket` the subscriber uses. The built-in one (browsers, Node 22+), the `ws`
- * package's and msw's interceptor all fit.
+ * The part of the WHATWG `WebSocket` the subscriber uses. The built-in one (browsers, Node 22+, Bun, Deno,
+ * Workers), the `ws` package's and msw's interceptor all fit. One overload per event it listens to: the
+ * DOM's and `ws`'s typings both fit those, where a single `(type: string, listener)` signature fits neither
+ * under `strictFunctionTypes` (test/agent-server/live/ws-option-types.test.ts).
  */
 export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: string, listener: (event: never) => void): void;
+  addEventListener(type: 'open', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEventLike) => void): void;
+  addEventListener(type: 'close', listener: (event: CloseEventLike) => void): void;
+  addEventListener(type: 'error', listener: (event: ErrorEventLike) => void): void;
 }
 
 /**
@@ -21,6 +26,11 @@ export interface MessageEventLike {
 export interface CloseEventLike {
   code: number;
   reason: string;
+}
+/** `ws` reports `message` (and `error`); the DOM's `error` event has neither. */
+export interface ErrorEventLike {
+  message?: unknown;
+  error?: { message?: unknown };
 }
 
 export const WS_CONNECTING = 0;

@@ -42,7 +42,7 @@ describe('subscribe() without a WebSocket', () => {
   it('works with a constructor passed as the WebSocket option', () => {
     delete (globalThis as { WebSocket?: unknown }).WebSocket;
     const client = new EventsClient({ baseUrl: 'http://127.0.0.1:9', logLevel: 'off' });
-    const sub = client.subscribe(ID, { WebSocket: builtIn as never });
+    const sub = client.subscribe(ID, { WebSocket: builtIn });
     expect(sub.closed).toBe(false);
     sub.close();
   });

@@ -80,7 +80,7 @@ describe('bounds', () => {
     servers.push(server);
     const id = server.store.addConversation().id;
     const events = new EventsClient({ baseUrl: server.url, logLevel: 'off', maxRetries: 0 });
-    const sub = events.subscribe(id, { maxFrameBytes: 4_096, WebSocket: WsWebSocket as never });
+    const sub = events.subscribe(id, { maxFrameBytes: 4_096, WebSocket: WsWebSocket });
     const reasons: string[] = [];
     sub.on('reconnecting', (info) => reasons.push(info.reason));
     await sub.ready;

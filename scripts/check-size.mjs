@@ -37,6 +37,13 @@ const BUDGETS = [
     forbid: ['zod', 'ky'],
   },
   {
+    // The hooks only: the view comes from the root entry, React from the app (an optional peer, external here).
+    name: './react subpath',
+    code: "export * from 'agent-platform-sdk/react';",
+    maxGzip: 2_000,
+    forbid: ['zod', 'ky', 'react'],
+  },
+  {
     name: './models subpath',
     code: "export * from 'agent-platform-sdk/models';",
     maxGzip: 45_000,
@@ -74,7 +81,7 @@ for (const [index, budget] of BUDGETS.entries()) {
     platform: budget.platform ?? 'browser',
     write: false,
     metafile: true,
-    external: ['@opentelemetry/api'],
+    external: ['@opentelemetry/api', 'react'],
     logLevel: 'error',
   });
   const outputs = result.metafile.outputs;
@@ -136,7 +143,8 @@ function staticClosure(outputs, paths) {
   const closure = new Set(paths);
   for (const path of closure) {
     for (const imported of outputs[path].imports)
-      if (imported.kind === 'import-statement') closure.add(imported.path);
+      // External packages (an optional peer such as react) are the app's, not counted.
+      if (imported.kind === 'import-statement' && !imported.external) closure.add(imported.path);
   }
   return closure;
 }

@@ -2,6 +2,7 @@ import type { KyInstance, Options as KyOptions } from 'ky';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './bounded-body.js';
 import { checkClientOptions } from './check-options.js';
 import { connectionFailure, describeConnectionFailure } from './connection-failure.js';
+import { corsHint } from './cors-hint.js';
 import { errorMessageFromBody } from './error-body.js';
 import {
   APIConnectionError,
@@ -294,7 +295,8 @@ export class Transport {
     // The request URL is named once, redacted; the runtime's own error (without the URL) is the cause.
     const failure = connectionFailure(isNetworkError(error) ? error.cause : error);
     const detail = redactText(describeConnectionFailure(failure), secrets);
-    return new APIConnectionError(`${spec.method} ${shownUrl} failed: ${detail}`, {
+    const hint = corsHint(shownUrl, failure.reason) ?? '';
+    return new APIConnectionError(`${spec.method} ${shownUrl} failed: ${detail}${hint}`, {
       reason: failure.reason,
       code: failure.code,
       cause: redactedCause(failure.cause, failure.code, secrets),

@@ -106,4 +106,24 @@ export {
   parseAgentServerVersion,
   supportsFeature,
 } from './version-gate.js';
+export { ConversationView } from './view/conversation-view.js';
+export {
+  isViewClosedError,
+  isViewEchoTimeoutError,
+  ViewClosedError,
+  ViewEchoTimeoutError,
+} from './view/errors.js';
+export { Projection, projectEvents } from './view/projection.js';
+export type {
+  ConversationItem,
+  ConversationItemType,
+  ConversationSnapshot,
+  ConversationViewApi,
+  ConversationViewOptions,
+  LoadOlderOptions,
+  PendingMessage,
+  ViewConnection,
+  ViewSendOptions,
+  WhenIdleOptions,
+} from './view/types.js';
 export type { WaitUntilOptions } from './wait-until.js';

@@ -7,6 +7,8 @@ import { SubscriptionError, WaitTimeoutError } from '../errors.js';
 import type { Subscription } from '../live/subscription.js';
 import type { SubscribeOptions } from '../live/types.js';
 import type { MessageInput } from '../message-input.js';
+import { ConversationView } from '../view/conversation-view.js';
+import type { ConversationViewOptions } from '../view/types.js';
 import type { WaitUntilOptions } from '../wait-until.js';
 import { BashApi } from './bash.js';
 import type { ConversationsApi, FinalResponseOptions, ForkRequest } from './conversations.js';
@@ -65,6 +67,14 @@ export class ConversationHandle {
   /** Follows the events live (exactly once, in order, across reconnects). */
   subscribe(options?: SubscribeOptions): Subscription {
     return this.#events.subscribe(this.id, options);
+  }
+
+  /**
+   * A live view of the conversation for a screen (docs/conversation-view.md): the newest page, older pages on
+   * demand, live events, streamed text and optimistic sends as one immutable snapshot.
+   */
+  view(options?: ConversationViewOptions): ConversationView {
+    return new ConversationView(this.id, this.#events, options);
   }
 
   /** See `ConversationsClient.waitUntil` (default: a terminal status). */

@@ -1,0 +1,481 @@
+import { APIUserAbortError } from '../../core/errors.js';
+import {
+  type ConversationStateMirror,
+  type Event,
+  type ExecutionStatus,
+  isTerminalExecutionStatus,
+} from '../../models/index.js';
+import type { EventsClient } from '../events-client.js';
+import { invalid } from '../invalid.js';
+import type { Subscription } from '../live/subscription.js';
+import type { StreamDelta } from '../live/types.js';
+import { type MessageInput, toWireMessage } from '../message-input.js';
+import { ViewClosedError, ViewEchoTimeoutError } from './errors.js';
+import { eventTime } from './event-keys.js';
+import { IdleRule } from './idle.js';
+import { HistoryReader } from './pages.js';
+import { PendingMessages } from './pending.js';
+import { Projection } from './projection.js';
+import { StreamedText } from './streaming.js';
+import type {
+  ConversationItem,
+  ConversationSnapshot,
+  ConversationViewApi,
+  ConversationViewOptions,
+  LoadOlderOptions,
+  ViewConnection,
+  ViewSendOptions,
+  WhenIdleOptions,
+} from './types.js';
+import { type ViewSettings, viewSettings } from './view-options.js';
+
+interface IdleWaiter {
+  resolve: (snapshot: ConversationSnapshot) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * A live conversation for a screen (docs/conversation-view.md): the newest page of the history, older pages on
+ * demand, the live stream, streamed text and optimistic sends, as one immutable snapshot with a
+ * `useSyncExternalStore`-shaped `subscribe` / `getSnapshot`.
+ *
+ * The parts: `HistoryReader` (REST pages, newest first), the live layer's `Subscription` (live only),
+ * `Projection` (events → items), `StreamedText`, `PendingMessages` and `IdleRule`. This class orders what
+ * they give and publishes it, once per microtask.
+ */
+export class ConversationView implements ConversationViewApi {
+  readonly conversationId: string;
+  readonly ready: Promise<void>;
+
+  readonly #events: EventsClient;
+  readonly #settings: ViewSettings;
+  readonly #reader: HistoryReader;
+  readonly #live: Subscription;
+  readonly #projection = new Projection();
+  readonly #stream = new StreamedText();
+  readonly #pending = new PendingMessages();
+  readonly #idle = new IdleRule();
+  readonly #listeners = new Set<() => void>();
+  readonly #idleWaiters = new Set<IdleWaiter>();
+  /** Sends in flight or waiting for their echo: whether they run the agent, and the echo timer. */
+  readonly #sends = new Map<string, { run: boolean; timer: ReturnType<typeof setTimeout> | undefined }>();
+  readonly #aborter = new AbortController();
+
+  /** Live events delivered before the newest page was shown, then each burst until the next flush. */
+  #incoming: Event[] = [];
+  #historyShown = false;
+  /** The oldest event read (state updates included): where `loadOlder()` continues. */
+  #oldest: Event | undefined;
+  #hasOlder = true;
+  #loadingOlder: Promise<boolean> | undefined;
+  #connection: ViewConnection = 'connecting';
+  #connected = false;
+  #error: Error | undefined;
+  #ready = false;
+  #closed = false;
+  #snapshot: ConversationSnapshot;
+  #scheduled = false;
+  #quietTimer: ReturnType<typeof setTimeout> | undefined;
+  #quietElapsed = false;
+
+  constructor(conversationId: string, events: EventsClient, options?: ConversationViewOptions) {
+    this.#settings = viewSettings(options);
+    this.conversationId = conversationId;
+    this.#events = events;
+    this.#reader = new HistoryReader(events, conversationId, this.#settings.pageSize);
+    this.#snapshot = this.#build();
+    // Live only, opened before the newest page is read: it delivers everything persisted from here on (or a
+    // little earlier), and the page everything before, so the two overlap and the projection drops the overlap
+    // by id. `after: position` would do it too, but on /sockets/session a position without `seq` (REST pages
+    // have none) replays the whole log, and opening would grow with the conversation.
+    this.#live = events.subscribe(conversationId, { ...this.#settings.live, signal: this.#aborter.signal });
+    this.#live.on('event', (event) => this.#onEvent(event));
+    this.#live.on('delta', (delta) => this.#onDelta(delta));
+    this.#live.on('state', (state) => this.#onState(state));
+    this.#live.on('open', (info) => {
+      // Streamed output is never replayed: what a lost connection was streaming would never be cleared.
+      if (info.resumed) this.#stream.clear();
+      this.#connected = true;
+      this.#connection = 'live';
+      this.#changed();
+    });
+    this.#live.on('reconnecting', () => {
+      // Connection problems are shown only once a connection worked.
+      if (!this.#connected) return;
+      this.#stream.clear();
+      this.#connection = 'reconnecting';
+      this.#changed();
+    });
+    this.#live.on('close', (info) => this.#finish(info.error));
+    const shown = this.#reader.newest(this.#aborter.signal).then((page) => {
+      this.#hasOlder = page.hasOlder;
+      this.#oldest = page.events[0];
+      const early = this.#incoming;
+      this.#incoming = [];
+      const last = page.events[page.events.length - 1];
+      const newest = last === undefined ? undefined : eventTime(last);
+      // The live stream may have delivered events the page did not reach (more than a page persisted
+      // between the two reads): they are older than the page's newest, so the union is put in server order.
+      const all =
+        newest !== undefined && early.some((event) => eventTime(event) < newest)
+          ? sortByTimestamp(page.events.concat(early))
+          : page.events.concat(early);
+      this.#historyShown = true;
+      this.#addNewer(all);
+    });
+    shown.catch((error: unknown) => this.#fail(error));
+    this.ready = Promise.all([shown, this.#live.ready]).then(() => {
+      if (this.#closed) throw this.#closedError();
+      this.#ready = true;
+      // `ready` resolves with the connection ready too, and `open` may be emitted after it.
+      this.#connected = true;
+      if (this.#connection === 'connecting') this.#connection = 'live';
+      // Published now, so the snapshot is current when `await view.ready` continues.
+      this.#publish();
+    });
+    this.ready.catch(() => undefined);
+    const signal = this.#settings.signal;
+    if (signal?.aborted) this.close();
+    else signal?.addEventListener('abort', () => this.close(), { once: true });
+  }
+
+  getSnapshot(): ConversationSnapshot {
+    return this.#snapshot;
+  }
+
+  subscribe(listener: () => void): () => void {
+    if (typeof listener !== 'function') throw invalid('listener', 'must be a function');
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Reads the page before the oldest event shown and shows it; resolves with `hasOlder` after it. While a
+   * load runs, another call gets the same promise. Rejects with the request's error (the view goes on).
+   */
+  loadOlder(options: LoadOlderOptions = {}): Promise<boolean> {
+    if (this.#closed) return Promise.reject(this.#closedError());
+    if (this.#loadingOlder) return this.#loadingOlder;
+    if (!this.#hasOlder) return Promise.resolve(false);
+    const load = this.#loadOlder(options.signal).finally(() => {
+      this.#loadingOlder = undefined;
+      this.#changed();
+    });
+    this.#loadingOlder = load;
+    this.#changed();
+    return load;
+  }
+
+  /**
+   * Sends a user message (`POST …/events`, with `run: true` unless `run: false`). A `user-message` item with
+   * `pending: {state: 'sending'}` is shown at once; the persisted MessageEvent takes its place when it arrives.
+   * Resolves when the server accepted the message. When the request fails the item turns `failed` (with the
+   * error) and the promise rejects; when the echo does not come within `echoTimeout` the item turns `failed`
+   * with a `ViewEchoTimeoutError`. `retry(item.id)` sends a failed one again.
+   */
+  send(message: MessageInput, options: ViewSendOptions = {}): Promise<void> {
+    toWireMessage(message);
+    checkSendOptions(options);
+    if (this.#closed) return Promise.reject(this.#closedError());
+    const id = this.#pending.add(message);
+    this.#changed();
+    return this.#deliver(id, message, options);
+  }
+
+  /** Sends a failed pending message again (see `send`); RequestValidationError when `itemId` is not one. */
+  retry(itemId: string, options: ViewSendOptions = {}): Promise<void> {
+    checkSendOptions(options);
+    const item = this.#pending.get(itemId);
+    if (item?.pending?.state !== 'failed') {
+      throw invalid('itemId', `must be the id of a failed pending message, got ${JSON.stringify(itemId)}`);
+    }
+    if (this.#closed) return Promise.reject(this.#closedError());
+    this.#pending.resend(itemId);
+    this.#changed();
+    return this.#deliver(itemId, item.pending.message, options);
+  }
+
+  /**
+   * Resolves with the snapshot once the conversation is idle (docs/conversation-view.md, "Waiting for the end
+   * of a run"): a terminal status, every sent message persisted with a status update after it, and the `stats`
+   * update the server persists after the status in the snapshot (or `idleQuiet` ms without a new event, from
+   * servers that send none). Rejects with `APIUserAbortError` on abort, and when the view closes first.
+   */
+  whenIdle(options: WhenIdleOptions = {}): Promise<ConversationSnapshot> {
+    if (this.#closed) return Promise.reject(this.#closedError());
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(new APIUserAbortError('whenIdle() was aborted'));
+    return new Promise<ConversationSnapshot>((resolve, reject) => {
+      const onAbort = () => {
+        this.#idleWaiters.delete(waiter);
+        reject(new APIUserAbortError('whenIdle() was aborted'));
+      };
+      const waiter: IdleWaiter = {
+        resolve: (snapshot) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(snapshot);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#idleWaiters.add(waiter);
+      this.#checkIdle();
+    });
+  }
+
+  /** Closes the live stream and cancels every request and timer; the snapshot stays as it was, `closed`. */
+  close(): void {
+    this.#finish(undefined);
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { conversation: this.conversationId, connection: this.#connection };
+  }
+
+  async #loadOlder(signal: AbortSignal | undefined): Promise<boolean> {
+    const oldest = this.#oldest;
+    if (oldest === undefined) {
+      await this.ready;
+      if (this.#oldest === undefined) {
+        this.#hasOlder = false;
+        return false;
+      }
+      return this.#loadOlder(signal);
+    }
+    const abort = signal ? AbortSignal.any([signal, this.#aborter.signal]) : this.#aborter.signal;
+    const page = await this.#reader.before(oldest, (event) => !this.#projection.hasEvent(event), abort);
+    if (this.#closed) throw this.#closedError();
+    this.#hasOlder = page.hasOlder;
+    if (page.events.length > 0) {
+      this.#oldest = page.events[0];
+      this.#projection.prepend(page.events);
+    }
+    return this.#hasOlder;
+  }
+
+  async #deliver(id: string, message: MessageInput, options: ViewSendOptions): Promise<void> {
+    const run = options.run ?? true;
+    const entry = { run, timer: undefined as ReturnType<typeof setTimeout> | undefined };
+    this.#sends.set(id, entry);
+    const text = typeof message === 'string' ? { content: message, run } : { ...message, run };
+    const abort = options.signal
+      ? AbortSignal.any([options.signal, this.#aborter.signal])
+      : this.#aborter.signal;
+    try {
+      await this.#events.send(this.conversationId, text, { signal: abort });
+    } catch (error) {
+      this.#sends.delete(id);
+      const failure = error instanceof Error ? error : new Error(String(error));
+      if (this.#pending.fail(id, failure)) this.#changed();
+      throw failure;
+    }
+    // The echo may have come before the answer did.
+    if (this.#pending.get(id) === undefined || this.#closed) return;
+    entry.timer = setTimeout(() => {
+      this.#sends.delete(id);
+      if (this.#pending.fail(id, new ViewEchoTimeoutError(this.#settings.echoTimeout))) this.#changed();
+    }, this.#settings.echoTimeout);
+  }
+
+  #onEvent(event: Event): void {
+    if (this.#closed) return;
+    this.#incoming.push(event);
+    if (this.#historyShown) this.#changed();
+  }
+
+  #onDelta(delta: StreamDelta): void {
+    if (this.#closed) return;
+    if (this.#stream.apply(delta)) this.#changed();
+  }
+
+  #onState(state: ConversationStateMirror): void {
+    if (this.#closed) return;
+    if (state.execution_status !== 'running') this.#stream.clear();
+    this.#changed();
+  }
+
+  /** Events newer than every one shown, in server order. */
+  #addNewer(events: Event[]): void {
+    if (events.length === 0) return;
+    for (const event of events) {
+      if (this.#projection.hasEvent(event)) continue;
+      this.#idle.observe(event);
+      this.#stream.persisted(event);
+      const echoed = this.#pending.echo(event);
+      if (echoed !== undefined) this.#echoed(echoed);
+    }
+    this.#projection.append(events);
+    this.#quietElapsed = false;
+    this.#clearQuietTimer();
+    this.#changed();
+  }
+
+  #echoed(id: string): void {
+    const send = this.#sends.get(id);
+    this.#sends.delete(id);
+    if (send?.timer !== undefined) clearTimeout(send.timer);
+    if (send?.run !== false) this.#idle.echoed();
+  }
+
+  #changed(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => this.#publish());
+  }
+
+  #publish(): void {
+    this.#scheduled = false;
+    if (this.#incoming.length > 0 && this.#historyShown && !this.#closed) {
+      const burst = this.#incoming;
+      this.#incoming = [];
+      this.#addNewer(burst);
+      this.#scheduled = false;
+    }
+    const next = this.#build();
+    if (!sameSnapshot(next, this.#snapshot)) {
+      this.#snapshot = next;
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener();
+        } catch (error) {
+          // A listener's fault must not stop the others or the view; it is reported as uncaught would be.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    }
+    this.#checkIdle();
+  }
+
+  #build(): ConversationSnapshot {
+    const persisted = this.#projection.items;
+    const streamed = this.#stream.item;
+    const pending = this.#pending.items;
+    const previous = this.#snapshot as ConversationSnapshot | undefined;
+    let items: readonly ConversationItem[] = persisted;
+    if (streamed !== undefined || pending.length > 0) {
+      const same =
+        previous !== undefined &&
+        this.#lastParts?.persisted === persisted &&
+        this.#lastParts.streamed === streamed &&
+        this.#lastParts.pending === pending;
+      items = same
+        ? previous.items
+        : Object.freeze([...persisted, ...(streamed ? [streamed] : []), ...pending]);
+    }
+    this.#lastParts = { persisted, streamed, pending };
+    const state = this.#live?.state;
+    const status = state?.execution_status as ExecutionStatus | undefined;
+    return Object.freeze({
+      items,
+      hasOlder: this.#hasOlder,
+      loadingOlder: this.#loadingOlder !== undefined,
+      ready: this.#ready,
+      status,
+      connection: this.#connection,
+      ...(this.#error ? { error: this.#error } : {}),
+      state,
+    });
+  }
+
+  #lastParts:
+    | {
+        persisted: readonly ConversationItem[];
+        streamed: ConversationItem | undefined;
+        pending: readonly ConversationItem[];
+      }
+    | undefined;
+
+  #checkIdle(): void {
+    if (this.#idleWaiters.size === 0) return;
+    const snapshot = this.#snapshot;
+    const terminal = this.#ready && isTerminalExecutionStatus(snapshot.status);
+    const waiting = this.#pending.sending || this.#idle.echoWaiting || this.#incoming.length > 0;
+    if (!terminal || waiting) {
+      this.#clearQuietTimer();
+      return;
+    }
+    if (this.#idle.settled || this.#quietElapsed) {
+      for (const waiter of [...this.#idleWaiters]) waiter.resolve(snapshot);
+      this.#idleWaiters.clear();
+      this.#clearQuietTimer();
+      return;
+    }
+    if (this.#quietTimer === undefined) {
+      this.#quietTimer = setTimeout(() => {
+        this.#quietTimer = undefined;
+        this.#quietElapsed = true;
+        this.#checkIdle();
+      }, this.#settings.idleQuiet);
+    }
+  }
+
+  #clearQuietTimer(): void {
+    if (this.#quietTimer !== undefined) clearTimeout(this.#quietTimer);
+    this.#quietTimer = undefined;
+  }
+
+  #fail(error: unknown): void {
+    if (this.#closed) return;
+    this.#finish(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  #finish(error: Error | undefined): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (error && !(error instanceof APIUserAbortError)) this.#error = error;
+    this.#connection = 'closed';
+    this.#stream.clear();
+    this.#clearQuietTimer();
+    for (const send of this.#sends.values()) if (send.timer !== undefined) clearTimeout(send.timer);
+    this.#sends.clear();
+    this.#aborter.abort();
+    this.#live.close();
+    const closedError = this.#closedError();
+    for (const waiter of [...this.#idleWaiters]) waiter.reject(closedError);
+    this.#idleWaiters.clear();
+    this.#snapshot = this.#build();
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  #closedError(): Error {
+    return this.#error ?? new ViewClosedError('The conversation view was closed');
+  }
+}
+
+function sameSnapshot(a: ConversationSnapshot, b: ConversationSnapshot): boolean {
+  return (
+    a.items === b.items &&
+    a.hasOlder === b.hasOlder &&
+    a.loadingOlder === b.loadingOlder &&
+    a.ready === b.ready &&
+    a.status === b.status &&
+    a.connection === b.connection &&
+    a.error === b.error &&
+    a.state === b.state
+  );
+}
+
+function sortByTimestamp(events: Event[]): Event[] {
+  return events
+    .map((event, index) => ({ event, index }))
+    .sort((a, b) => {
+      const x = eventTime(a.event);
+      const y = eventTime(b.event);
+      return x < y ? -1 : x > y ? 1 : a.index - b.index;
+    })
+    .map(({ event }) => event);
+}
+
+function checkSendOptions(options: ViewSendOptions): void {
+  if (typeof options !== 'object' || options === null) throw invalid('options', 'must be an object');
+  if (options.run !== undefined && typeof options.run !== 'boolean') {
+    throw invalid('options.run', 'must be a boolean');
+  }
+}

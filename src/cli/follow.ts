@@ -8,6 +8,7 @@ import {
 } from '../index.js';
 import type { OptionSpec, ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
+import { cliWebSocket } from './cli-web-socket.js';
 import { LiveView, type Screen } from './live-view.js';
 
 /** `agent-platform follow` and `events`: a conversation in the terminal, through the SDK's public API only. */
@@ -45,7 +46,11 @@ export async function followCommand(args: ParsedArgs, terminal: Terminal): Promi
   const events = client(args, terminal);
   const json = args.options.json === true;
   const view = json ? undefined : new LiveView(screenOf(args, terminal));
-  const subscription = events.subscribe(id, { history: args.options.history === true });
+  const WebSocket = await cliWebSocket();
+  const subscription = events.subscribe(id, {
+    history: args.options.history === true,
+    ...(WebSocket ? { WebSocket } : {}),
+  });
   const writeJson = (event: Event) => terminal.stdout.write(`${JSON.stringify(event)}\n`);
   subscription.on('delta', (delta) => view?.delta(delta));
   subscription.on('reconnecting', (info) => {

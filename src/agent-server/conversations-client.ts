@@ -19,6 +19,7 @@ import {
 import { decodeCount, decodeSuccess } from './event-page.js';
 import { clampLimit } from './event-query.js';
 import { EventsClient } from './events-client.js';
+import { type ConversationReadOptions, includeSkillsQuery } from './include-skills.js';
 import { invalid } from './invalid.js';
 import { type MessageInput, toWireMessage } from './message-input.js';
 import { type AgentServerClientOptions, agentServerClientSetup } from './options.js';
@@ -118,40 +119,51 @@ export class ConversationsClient extends BaseClient {
    * The LLM key, secrets and every key-like field of the request are registered for redaction, so a 422
    * echoing the body never shows them. Never retried: a repeated POST would start a second conversation.
    */
-  async create(request: CreateConversationRequest, options: RequestOptions = {}): Promise<ConversationInfo> {
+  async create(
+    request: CreateConversationRequest,
+    options: ConversationReadOptions = {},
+  ): Promise<ConversationInfo> {
     const json =
       typeof request === 'object' && request !== null && request.agent === undefined
         ? this.#savedAgentBody(request as SavedAgentStart)
         : this.#startBody(request as StartConversationRequest);
+    const { options: callOptions, query } = includeSkillsQuery(options);
     return this.transport.request({
       method: 'POST',
       path: 'api/conversations',
       json,
-      ...options,
+      query,
+      ...callOptions,
       retry: false,
       decode: decodeConversationInfo,
     });
   }
 
   /** One conversation (`GET /api/conversations/{id}`); `NotFoundError` when unknown. */
-  async get(conversationId: string, options: RequestOptions = {}): Promise<ConversationInfo> {
+  async get(conversationId: string, options: ConversationReadOptions = {}): Promise<ConversationInfo> {
     requireUuid(conversationId, 'conversationId');
+    const { options: callOptions, query } = includeSkillsQuery(options);
     return this.transport.request({
       method: 'GET',
       path: encodePath('api', 'conversations', { conversationId }),
-      ...options,
+      query,
+      ...callOptions,
       decode: decodeConversationInfo,
     });
   }
 
   /** Every conversation matching `query`, across pages; `.pages()` iterates the pages. */
-  search(query: ConversationSearchQuery = {}, options: RequestOptions = {}): PagedIterable<ConversationInfo> {
+  search(
+    query: ConversationSearchQuery = {},
+    options: ConversationReadOptions = {},
+  ): PagedIterable<ConversationInfo> {
     query = optionsObject(query, 'query');
-    options = optionsObject(options);
+    const { options: callOptions, query: skills } = includeSkillsQuery(options);
     const wire = {
       status: optionalStatus(query.status, 'query.status'),
       sort_order: optionalEnum(query.sortOrder, SORT_ORDERS, 'query.sortOrder'),
       limit: clampLimit(query.limit, 'query.limit'),
+      ...skills,
     };
     return new PagedIterable<ConversationInfo>(
       (pageId) =>
@@ -159,7 +171,7 @@ export class ConversationsClient extends BaseClient {
           method: 'GET',
           path: 'api/conversations/search',
           query: { ...wire, page_id: pageId },
-          ...options,
+          ...callOptions,
           decode: decodeConversationPage,
         }),
       { idOf: (info) => info.id, normalizeId: comparableConversationId },
@@ -169,7 +181,7 @@ export class ConversationsClient extends BaseClient {
   /** The pages of `search`. */
   pages(
     query: ConversationSearchQuery = {},
-    options: RequestOptions = {},
+    options: ConversationReadOptions = {},
   ): AsyncIterable<Page<ConversationInfo>> {
     return this.search(query, options).pages();
   }

@@ -15,6 +15,7 @@ export type {
 } from './api/bash.js';
 export type { ConversationHandle } from './api/conversation-handle.js';
 export type { ConversationRuntime, FinalResponseOptions, ForkRequest } from './api/conversations.js';
+export type { ExposeSecrets, ExposeSecretsOptions } from './api/expose-secrets.js';
 export type { UploadData } from './api/file-body.js';
 export type {
   ArchiveOptions,
@@ -79,6 +80,7 @@ export {
 } from './errors.js';
 export type { EventFilter, EventSearchQuery, EventSortOrder } from './event-query.js';
 export { type ConfirmationResponse, EventsClient } from './events-client.js';
+export type { ConversationReadOptions } from './include-skills.js';
 export type { BashLiveEventMap, BashLiveOptions, BashLiveStream } from './live/bash-live.js';
 export type { ResumePosition } from './live/delivery-ledger.js';
 export type { ReconnectOptions } from './live/reconnect-policy.js';

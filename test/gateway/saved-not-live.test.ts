@@ -26,7 +26,7 @@ const COLLATERAL_500 = {
   },
 };
 const OTHER_500 = { error: { ...REAL_500.error, message: 'Something else failed' } };
-let answer: unknown = REAL_500;
+let answer: typeof REAL_500 = REAL_500;
 useMswServer(http.post(`${GATEWAY}/model/new`, () => HttpResponse.json(answer, { status: 500 })));
 
 it('a 500 "saved … not live" says the model was stored (saved-not-live), not that adding failed', async () => {

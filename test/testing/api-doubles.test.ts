@@ -350,7 +350,8 @@ const RECIPES: Record<string, Record<string, Recipe>> = {
     save: (profiles) => profiles.save('fast', { llm: { model: 'openai/x', api_key: 'sk-profile-key' } }),
     list: async (profiles) =>
       expect((await profiles.list()).profiles.map((p: { name: string }) => p.name)).toEqual(['fast']),
-    get: async (profiles) => expect((await profiles.get('fast')).config.api_key).toBe('**********'),
+    // The real server answers the key as null without X-Expose-Secrets (profiles_router.py, 1.31.1-1.58.2).
+    get: async (profiles) => expect((await profiles.get('fast')).config.api_key).toBeNull(),
     validate: async (profiles) => {
       expect((await profiles.validate('fast', { llm: { model: 'openai/x', api_key: 'sk-v' } })).valid).toBe(
         true,

@@ -5,6 +5,7 @@ import { type ConversationInfo, decodeConversationInfo } from '../conversation-i
 import { ConversationsClient } from '../conversations-client.js';
 import { isAgentServerVersionError } from '../errors.js';
 import type { EventsClient } from '../events-client.js';
+import { type ConversationReadOptions, includeSkillsQuery } from '../include-skills.js';
 import { invalid } from '../invalid.js';
 import type { AgentServerClientOptions } from '../options.js';
 import type { ApiContext } from './api-context.js';
@@ -104,16 +105,17 @@ export class ConversationsApi extends ConversationsClient {
   /** Several conversations in one request (up to 99); `null` where an id is unknown. */
   async getMany(
     conversationIds: readonly string[],
-    options: RequestOptions = {},
+    options: ConversationReadOptions = {},
   ): Promise<(ConversationInfo | null)[]> {
     if (!Array.isArray(conversationIds) || conversationIds.length === 0 || conversationIds.length > 99) {
       throw invalid('conversationIds', 'must be an array of 1 to 99 conversation ids');
     }
     for (const [index, id] of conversationIds.entries()) requireUuid(id, `conversationIds.${index}`);
+    const { options: callOptions, query } = includeSkillsQuery(options);
     return this.#api.call(CONVERSATIONS_OPERATIONS.getMany, {
-      query: { ids: conversationIds },
+      query: { ids: conversationIds, ...query },
       decode: arrayOf(nullable(decodeConversationInfo)),
-      options,
+      options: callOptions,
     });
   }
 
@@ -196,7 +198,7 @@ export class ConversationsApi extends ConversationsClient {
   async fork(
     conversationId: string,
     request: ForkRequest = {},
-    options: RequestOptions = {},
+    options: ConversationReadOptions = {},
   ): Promise<ConversationInfo> {
     requireObject(request, 'request');
     if (request.id !== undefined) requireUuid(request.id, 'request.id');
@@ -207,7 +209,7 @@ export class ConversationsApi extends ConversationsClient {
   async navigate(
     conversationId: string,
     eventId: string | null,
-    options: RequestOptions = {},
+    options: ConversationReadOptions = {},
   ): Promise<ConversationInfo> {
     if (eventId !== null) requireNonEmptyString(eventId, 'eventId');
     return this.#info(CONVERSATIONS_OPERATIONS.navigate, conversationId, { event_id: eventId }, options);
@@ -386,16 +388,18 @@ export class ConversationsApi extends ConversationsClient {
   }
 
   #info(
-    operation: (typeof CONVERSATIONS_OPERATIONS)['fork'],
+    operation: (typeof CONVERSATIONS_OPERATIONS)['fork' | 'navigate'],
     conversationId: string,
     json: unknown,
-    options: RequestOptions,
+    options: ConversationReadOptions,
   ): Promise<ConversationInfo> {
+    const { options: callOptions, query } = includeSkillsQuery(options);
     return this.#api.call(operation, {
       params: { conversation_id: requireUuid(conversationId, 'conversationId') },
+      query,
       json,
       decode: decodeConversationInfo,
-      options,
+      options: callOptions,
     });
   }
 }

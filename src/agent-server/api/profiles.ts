@@ -1,6 +1,7 @@
 import type { RequestOptions } from '../../core/options.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
+import { type ExposeSecretsOptions, exposeSecretsHeader, registerExposed } from './expose-secrets.js';
 import { callNamed } from './named.js';
 import { op } from './operation.js';
 import type { JsonObject } from './types.js';
@@ -35,8 +36,16 @@ export class ProfilesApi {
     return this.api.call(PROFILES_OPERATIONS.list, { decode: shape({ profiles: 'array' }), options });
   }
 
-  get(name: string, options: RequestOptions = {}): Promise<JsonObject> {
-    return callNamed(this.api, PROFILES_OPERATIONS.get, 'name', name, undefined, options);
+  /**
+   * One profile: `{ name, config, api_key_set }`. The key is null in `config` unless `exposeSecrets` asks for
+   * the server's cipher token (`encrypted`) or the key itself (`plaintext`, with a linked provider's key
+   * resolved); what comes back is registered for redaction.
+   */
+  async get(name: string, options: ExposeSecretsOptions = {}): Promise<JsonObject> {
+    const callOptions = exposeSecretsHeader(options);
+    const profile = await callNamed(this.api, PROFILES_OPERATIONS.get, 'name', name, undefined, callOptions);
+    if (options.exposeSecrets !== undefined) registerExposed(profile.config, this.api.addSecret);
+    return profile;
   }
 
   /** Saves `llm` (OpenAPI `LLM`) as profile `name`; its `api_key` is registered for redaction. */

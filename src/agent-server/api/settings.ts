@@ -2,6 +2,7 @@ import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
+import { type ExposeSecretsOptions, exposeSecretsHeader, registerExposed } from './expose-secrets.js';
 import { op } from './operation.js';
 import { requireObject } from './paths.js';
 import type { JsonObject } from './types.js';
@@ -47,8 +48,19 @@ export class SettingsApi {
     return this.api.call(SETTINGS_OPERATIONS.conversationSchema, { decode: shape(), options });
   }
 
-  get(options: RequestOptions = {}): Promise<Settings> {
-    return this.api.call(SETTINGS_OPERATIONS.get, { decode: decodeSettings, options });
+  /**
+   * The saved settings. Stored credentials come back masked (`**********`), unless `exposeSecrets` asks for
+   * the server's cipher tokens (`encrypted`) or the values (`plaintext`); what comes back is registered for
+   * redaction.
+   */
+  async get(options: ExposeSecretsOptions = {}): Promise<Settings> {
+    const callOptions = exposeSecretsHeader(options);
+    const settings = await this.api.call(SETTINGS_OPERATIONS.get, {
+      decode: decodeSettings,
+      options: callOptions,
+    });
+    if (options.exposeSecrets !== undefined) registerExposed(settings.agent_settings, this.api.addSecret);
+    return settings;
   }
 
   /**

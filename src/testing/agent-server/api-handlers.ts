@@ -11,6 +11,7 @@ import { conversationNotFound, isUnauthorized, success, unauthorized, validation
 import { SimulatedSettings, settingsHandlers } from './settings-handlers.js';
 import { SimulatedGit } from './simulated-git.js';
 import { simulatedShell } from './simulated-shell.js';
+import { withSkillsAsAsked } from './skills-trim.js';
 import { AgentServerStore, isUuid, type StoredConversation, type StoredEvent } from './store.js';
 import { versionAtLeast } from './versions.js';
 import { SimulatedFiles } from './workspace-files.js';
@@ -244,7 +245,7 @@ export function agentServerApiHandlers(options: AgentServerApiHandlersOptions = 
         ...(body.tags ? { tags: body.tags } : {}),
       } as never);
       for (const event of events) store.appendEvent(fork.id, { ...event });
-      return HttpResponse.json(store.info(fork.id), { status: 201 });
+      return HttpResponse.json(withSkillsAsAsked(store.info(fork.id), request), { status: 201 });
     }),
     http.post(`${base}/api/conversations/:conversationId/ask_agent`, async ({ request, params }) => {
       const denied = guard(request, params);

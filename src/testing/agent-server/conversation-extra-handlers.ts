@@ -1,6 +1,7 @@
 import { HttpResponse, http } from 'msw/http';
 import { type DoubleContext, detail, fieldRequired, jsonBody, route } from './double-context.js';
 import { success, validationError } from './responses.js';
+import { withSkillsAsAsked } from './skills-trim.js';
 import { isUuid } from './store.js';
 import type { SimulatedFiles } from './workspace-files.js';
 
@@ -42,7 +43,9 @@ export function conversationExtraHandlers(ctx: DoubleContext, files: SimulatedFi
         return validationError([
           { type: 'uuid_parsing', loc: ['query', 'ids'], msg: 'Input should be a valid UUID' },
         ]);
-      return HttpResponse.json(ids.map((id) => (store.getConversation(id) ? store.info(id) : null)));
+      return HttpResponse.json(
+        ids.map((id) => (store.getConversation(id) ? withSkillsAsAsked(store.info(id), request) : null)),
+      );
     }),
     action('/condense', (id) => {
       store.publish(id, {
@@ -64,7 +67,7 @@ export function conversationExtraHandlers(ctx: DoubleContext, files: SimulatedFi
       const info = store.getConversation(id)?.info as unknown as Record<string, unknown>;
       info.leaf_event_id = eventId;
       publish(id, 'leaf_event_id', eventId);
-      return HttpResponse.json(store.info(id));
+      return HttpResponse.json(withSkillsAsAsked(store.info(id), request));
     }),
     http.post(route(ctx, `${ONE}/children`), async ({ request, params }) => {
       const denied = ctx.guard(request, params);

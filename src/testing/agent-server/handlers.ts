@@ -12,6 +12,7 @@ import {
   unauthorized,
   validationError,
 } from './responses.js';
+import { withSkillsAsAsked } from './skills-trim.js';
 import { AgentServerStore, isUuid, type StoredConversation, type StoredEvent } from './store.js';
 import { DEFAULT_AGENT_SERVER_VERSION, versionAtLeast } from './versions.js';
 
@@ -60,6 +61,9 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
   // with 404 {"detail":"Not Found"} on every route; 1.45.0 and older answered 400 (pause, delete), 500
   // (event) or 200 {"success": false} (title).
   const uniformNotFound = versionAtLeast(options.version, [1, 58, 0]);
+  // Skills left out of every ConversationInfo unless asked for: 1.31.1 and later.
+  const shown = <T>(info: T, request: Request): T =>
+    versionAtLeast(options.version, [1, 31, 1]) ? withSkillsAsAsked(info, request) : info;
 
   /** Auth, UUID and lookup of `:conversationId`, as the server's dependencies do. */
   const lookup = (
@@ -117,7 +121,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
       const field = order.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
       const infos = [...store.conversations.values()]
         .filter((conversation) => !status || conversation.info.execution_status === status)
-        .map((conversation) => store.info(conversation.id));
+        .map((conversation) => shown(store.info(conversation.id), request));
       infos.sort((a, b) =>
         String(a[field]) < String(b[field]) ? -1 : String(a[field]) > String(b[field]) ? 1 : 0,
       );
@@ -152,7 +156,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
       }
       const requested = typeof body.conversation_id === 'string' ? body.conversation_id : undefined;
       const existing = requested ? store.getConversation(requested) : undefined;
-      if (existing) return HttpResponse.json(store.info(existing.id), { status: 200 });
+      if (existing) return HttpResponse.json(shown(store.info(existing.id), request), { status: 200 });
       const agent = structuredClone(body.agent) as Record<string, unknown>;
       const llm = agent.llm as Record<string, unknown> | undefined;
       // The server never echoes a secret: it masks the LLM key.
@@ -171,7 +175,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
         store.publish(conversation.id, store.message(initial.content.map((c) => c.text ?? '').join(' ')));
       }
       // The answer shows the conversation before its run (`idle`), as the real server's does.
-      const created = store.info(conversation.id);
+      const created = shown(store.info(conversation.id), request);
       // The real server starts the run for an initial message whatever its `run` says (every version).
       if (initial?.content) runner.run(conversation.id);
       return HttpResponse.json(created, { status: 201 });
@@ -250,7 +254,7 @@ export function agentServerHandlers(options: AgentServerHandlersOptions) {
     http.get(`${base}/api/conversations/:conversationId`, ({ request, params }) => {
       const found = lookup(request, params, () => plainStatus(404));
       if ('response' in found) return found.response;
-      return HttpResponse.json(store.info(found.conversation.id));
+      return HttpResponse.json(shown(store.info(found.conversation.id), request));
     }),
 
     http.delete(`${base}/api/conversations/:conversationId`, ({ request, params }) => {

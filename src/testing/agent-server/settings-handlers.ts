@@ -7,6 +7,7 @@ import {
   requiredQuery,
   route,
 } from './double-context.js';
+import { exposeMode, SimulatedCipher } from './exposed-secrets.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,6 +29,8 @@ export class SimulatedSettings {
   /** What `GET /api/settings` shows: null on a fresh server (the real one), the id once one is activated. */
   settingsAgentProfileId: string | null = null;
   activeMetaProfile: string | null = null;
+  /** The server's cipher for `X-Expose-Secrets: encrypted` (a real server has one when `OH_SECRET_KEY` is set). */
+  readonly cipher = new SimulatedCipher();
 
   constructor() {
     // A fresh real server has one agent profile, `default`, active.
@@ -109,12 +112,22 @@ export function settingsHandlers(ctx: DoubleContext, state: SimulatedSettings) {
   return [
     get('/api/settings/agent-schema', () => json(schema('AgentSettings'))),
     get('/api/settings/conversation-schema', () => json(schema('ConversationSettings'))),
-    get('/api/settings', () => json(state.response())),
+    get('/api/settings', (request) => {
+      const mode = exposeMode(request);
+      if (mode instanceof Response) return mode;
+      const response = state.response();
+      const llm = (response.agent_settings as Json).llm as Json | undefined;
+      // Masked without the header (as stored), else the key as a cipher token or as it is.
+      if (mode && llm && state.llmApiKey !== undefined) {
+        llm.api_key = mode === 'plaintext' ? state.llmApiKey : state.cipher.encrypt(state.llmApiKey);
+      }
+      return json(response);
+    }),
     patch('/api/settings', async (request) => {
       const body = await jsonBody(request);
       const agentDiff = (body.agent_settings_diff ?? {}) as Json;
       const key = (agentDiff.llm as Json | undefined)?.api_key;
-      if (typeof key === 'string') state.llmApiKey = key;
+      if (typeof key === 'string') state.llmApiKey = state.cipher.decrypt(key);
       state.agentSettings = merge(state.agentSettings, masked(agentDiff) as Json);
       state.conversationSettings = merge(
         state.conversationSettings,
@@ -177,15 +190,26 @@ export function settingsHandlers(ctx: DoubleContext, state: SimulatedSettings) {
         active_profile: state.activeProfile,
       }),
     ),
-    get('/api/profiles/{name}', (_request, params) => {
+    get('/api/profiles/{name}', (request, params) => {
+      const mode = exposeMode(request);
+      if (mode instanceof Response) return mode;
       const llm = state.profiles.get(String(params.name));
-      return llm
-        ? json({ name: params.name, config: masked(llm), api_key_set: typeof llm.api_key === 'string' })
-        : notFound('Profile', params.name);
+      if (!llm) return notFound('Profile', params.name);
+      const key = typeof llm.api_key === 'string' ? llm.api_key : null;
+      // Without the header the real server answers the key as null (other secret fields masked).
+      const shown =
+        mode === 'plaintext' ? key : mode === 'encrypted' && key ? state.cipher.encrypt(key) : null;
+      return json({
+        name: params.name,
+        config: { ...(masked(llm) as Json), api_key: shown },
+        api_key_set: key !== null,
+      });
     }),
     post('/api/profiles/{name}', async (request, params) => {
-      const llm = (await jsonBody(request)).llm;
+      const llm = (await jsonBody(request)).llm as Json | undefined;
       if (typeof llm !== 'object' || llm === null) return fieldRequired('body', 'llm');
+      // A token from an encrypted read, sent back, is stored as the key it stands for (as on the real server).
+      if (typeof llm.api_key === 'string') llm.api_key = state.cipher.decrypt(llm.api_key);
       state.profiles.set(String(params.name), llm as Json);
       return mutation(String(params.name), `Profile '${params.name}' saved`, 201);
     }),

@@ -10,8 +10,10 @@ const run = (cmd, args, options = {}) => execFileSync(cmd, args, { stdio: 'inher
 const npm = (args, cwd) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
 
 function main() {
-  console.log('• attw');
-  run('npx', ['attw', '--pack', '.', '--profile', 'node16']);
+  // Every resolution attw knows, node10 included (old TypeScript `moduleResolution: node`, older bundlers):
+  // package.json's `typesVersions` gives node10 the subpaths' declarations (test/package/types-versions.test.ts).
+  console.log('• attw (node10, node16 from CJS and ESM, bundler)');
+  run('npx', ['attw', '--pack', '.']);
   console.log('• publint');
   run('npx', ['publint', '--strict']);
   console.log('• npm pack --dry-run: size budgets');

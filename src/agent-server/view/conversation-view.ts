@@ -109,7 +109,6 @@ export class ConversationView implements ConversationViewApi {
     this.#live.on('close', (info) => this.#finish(info.error));
     const shown = this.#reader.newest(this.#aborter.signal).then((page) => {
       this.#hasOlder = page.hasOlder;
-      this.#oldest = page.events[0];
       const early = this.#incoming;
       this.#incoming = [];
       const last = page.events[page.events.length - 1];
@@ -121,7 +120,9 @@ export class ConversationView implements ConversationViewApi {
           ? sortByTimestamp(page.events.concat(early))
           : page.events.concat(early);
       this.#historyShown = true;
+      this.#oldest = page.events[0];
       this.#addNewer(all);
+      this.#changed();
     });
     shown.catch((error: unknown) => this.#fail(error));
     this.ready = Promise.all([shown, this.#live.ready]).then(() => {
@@ -180,7 +181,8 @@ export class ConversationView implements ConversationViewApi {
     checkSendOptions(options);
     if (this.#closed) return Promise.reject(this.#closedError());
     const id = this.#pending.add(message);
-    this.#changed();
+    // Shown at once: `getSnapshot()` right after `send()` has the pending item.
+    this.#publish();
     return this.#deliver(id, message, options);
   }
 
@@ -193,7 +195,7 @@ export class ConversationView implements ConversationViewApi {
     }
     if (this.#closed) return Promise.reject(this.#closedError());
     this.#pending.resend(itemId);
-    this.#changed();
+    this.#publish();
     return this.#deliver(itemId, item.pending.message, options);
   }
 
@@ -299,8 +301,14 @@ export class ConversationView implements ConversationViewApi {
     this.#changed();
   }
 
-  /** Events newer than every one shown, in server order. */
+  /**
+   * Live events, in server order. The live stream also delivers a few events from just before it opened (its
+   * catch-up starts at the server's time of the open, to the millisecond): those the page holds are dropped by
+   * id, and those older than the oldest event shown are left to `loadOlder()`, which reads them in their place.
+   */
   #addNewer(events: Event[]): void {
+    const floor = this.#hasOlder && this.#oldest !== undefined ? eventTime(this.#oldest) : undefined;
+    if (floor !== undefined) events = events.filter((event) => eventTime(event) >= floor);
     if (events.length === 0) return;
     for (const event of events) {
       if (this.#projection.hasEvent(event)) continue;
@@ -312,7 +320,6 @@ export class ConversationView implements ConversationViewApi {
     this.#projection.append(events);
     this.#quietElapsed = false;
     this.#clearQuietTimer();
-    this.#changed();
   }
 
   #echoed(id: string): void {
@@ -334,23 +341,26 @@ export class ConversationView implements ConversationViewApi {
       const burst = this.#incoming;
       this.#incoming = [];
       this.#addNewer(burst);
-      this.#scheduled = false;
     }
     const next = this.#build();
     if (!sameSnapshot(next, this.#snapshot)) {
       this.#snapshot = next;
-      for (const listener of [...this.#listeners]) {
-        try {
-          listener();
-        } catch (error) {
-          // A listener's fault must not stop the others or the view; it is reported as uncaught would be.
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
-      }
+      this.#notify();
     }
     this.#checkIdle();
+  }
+
+  #notify(): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        // A listener's fault must not stop the others or the view: it is reported as an uncaught error would be.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
   }
 
   #build(): ConversationSnapshot {
@@ -441,7 +451,7 @@ export class ConversationView implements ConversationViewApi {
     for (const waiter of [...this.#idleWaiters]) waiter.reject(closedError);
     this.#idleWaiters.clear();
     this.#snapshot = this.#build();
-    for (const listener of [...this.#listeners]) listener();
+    this.#notify();
   }
 
   #closedError(): Error {

@@ -28,7 +28,7 @@ import type { ConversationItem, ConversationItemType } from './types.js';
  * no item (the view reflects them in `status` and `state`).
  */
 export class Projection {
-  #items: ConversationItem[] = [];
+  #items: readonly ConversationItem[] = Object.freeze([]);
   readonly #seen = new Set<string>();
   /** Tool calls without a result yet, by the ActionEvent's id, and by `tool_call_id` (for AgentErrorEvents). */
   readonly #open = new Map<string, ConversationItem>();
@@ -157,7 +157,7 @@ export class Projection {
 
   #commit(items: ConversationItem[] | undefined): boolean {
     if (items === undefined) return false;
-    this.#items = items;
+    this.#items = Object.freeze(items) as ConversationItem[];
     this.#version++;
     return true;
   }

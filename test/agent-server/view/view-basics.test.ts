@@ -22,8 +22,10 @@ describe('ConversationView basics', () => {
     const id = crypto.randomUUID();
     sim.store.addConversation(id);
     const agent = new ScriptedAgent({ seed: 77 });
-    sim.store.appendEvent(id, agent.userMessage('echo hi'));
-    for (const event of agent.respond('echo hi')) sim.store.appendEvent(id, event);
+    // Distinct timestamps (the scripted agent's are in milliseconds): "newest first" has one answer.
+    for (const event of [agent.userMessage('echo hi'), ...agent.respond('echo hi')]) {
+      sim.store.appendEvent(id, { ...event, timestamp: sim.store.timestamp() });
+    }
     const view = client().conversation(id).view({ pageSize: 5 });
     await view.ready;
     const first = view.getSnapshot();

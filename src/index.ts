@@ -192,6 +192,7 @@ export {
   type GatewayModelEntryInput,
   type GatewayModelEntryOptions,
   type GatewayModelInfo,
+  type GatewayModelUpdate,
   gatewayModelEntry,
   lintGatewayModelEntry,
   type PatternAInput,

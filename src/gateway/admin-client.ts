@@ -11,11 +11,13 @@ import {
 } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { PagedIterable } from '../core/paginate.js';
+import { pathSegment } from '../core/path-segment.js';
 import { optionsObject, requireNonEmptyString } from '../core/validate.js';
 import { isEnvReference } from './api-key.js';
 import { isNoDatabaseAnswer, MODEL_SAVED_NOT_LIVE, SAVED_NOT_LIVE } from './gateway-error.js';
 import { lintGatewayModelEntry } from './lint-entry.js';
 import type { GatewayModelEntry } from './model-entry.js';
+import { type GatewayModelUpdate, modelUpdateBody } from './model-update.js';
 import { GATEWAY_ENV, type GatewayAdminClientOptions } from './options.js';
 import {
   type AddedGatewayModel,
@@ -134,6 +136,33 @@ export class GatewayAdminClient extends BaseClient {
       decode: (input) => modelInfoListSchema.safeParse(input),
     });
     return page.data;
+  }
+
+  /**
+   * Changes a stored model by id (from `addModel` or `modelInfo`): `PATCH /model/{id}/update` (beyond the
+   * spec), which changes only the fields given and keeps the others, the stored key included. The other route,
+   * `POST /model/update`, is not used: up to 1.108.7 it ignores the `model_info` it is sent (docs/compatibility.md,
+   * D1). Like `addModel`, it needs the gateway's database; an unknown id is a `NotFoundError`, a model of the
+   * proxy configuration a `BadRequestError` ("Cannot edit config-based model"), and a newer gateway that
+   * stored the change but does not serve the model answers 500 with `code` `'GATEWAY_MODEL_SAVED_NOT_LIVE'`.
+   */
+  async updateModel(
+    id: string,
+    update: GatewayModelUpdate,
+    options: RequestOptions = {},
+  ): Promise<AddedGatewayModel> {
+    const path = `model/${pathSegment(id, 'id')}/update`;
+    const body = modelUpdateBody(update);
+    const apiKey = body.gateway_params?.api_key;
+    if (apiKey !== undefined && !isEnvReference(apiKey)) this.#secrets.add(apiKey);
+    return this.transport.request({
+      method: 'PATCH',
+      path,
+      json: body,
+      ...options,
+      decode: (input) => addedModelSchema.safeParse(input),
+      mapError: (error) => explainSavedNotLive(explainNoDatabase(error)),
+    });
   }
 
   /**

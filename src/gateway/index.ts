@@ -27,6 +27,7 @@ export {
   type GatewayModelEntryOptions,
   gatewayModelEntry,
 } from './model-entry.js';
+export type { GatewayModelUpdate } from './model-update.js';
 export type { GatewayAdminClientOptions } from './options.js';
 export { explainPatternA, type PatternAInput, patternAEntries } from './pattern-a.js';
 export {

@@ -137,9 +137,16 @@ for (const { version } of versionsUnderTest('gateway').filter((entry) =>
       expect(chain.upstream.received.at(-1)?.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
     });
 
-    it('the two update routes: PATCH /model/{id}/update and POST /model/update', async () => {
-      const patched = await raw(chain, 'PATCH', `/model/${modelId}/update`, {
-        model_info: { description: 'patched' },
+    it('the two update routes: updateModel (PATCH /model/{id}/update) and POST /model/update', async () => {
+      const gateway = admin(chain);
+      const patched = await gateway.updateModel(modelId, { model_info: { description: 'patched' } });
+      expect(patched).toEqual({ id: modelId, model_name: 'db-same-kind' });
+      const patchedInfo = (await gateway.modelInfo()).find((item) => item.model_info.id === modelId);
+      expect(patchedInfo?.model_info.description).toBe('patched');
+      // The stored key and parameters are kept: only the fields given change.
+      expect(patchedInfo?.gateway_params).toEqual({
+        model: 'gateway_proxy/up-model',
+        api_base: chain.external.url,
       });
       const postUpdated = await raw(chain, 'POST', '/model/update', {
         model_name: 'db-same-kind',
@@ -148,9 +155,8 @@ for (const { version } of versionsUnderTest('gateway').filter((entry) =>
       });
       const description = (await raw(chain, 'GET', `/model/info?litellm_model_id=${modelId}`)).json;
       console.log(
-        `gateway ${version}: PATCH update ${patched.status}, POST update ${postUpdated.status}, description now ${JSON.stringify((description.data as { model_info: { description?: string } }[])?.[0]?.model_info.description)}`,
+        `gateway ${version}: POST update ${postUpdated.status}, description now ${JSON.stringify((description.data as { model_info: { description?: string } }[])?.[0]?.model_info.description)}`,
       );
-      expect(patched.status).toBe(200);
       expect(postUpdated.status).toBe(200);
       // D1: the POST route answers 200; up to 1.108.7 it leaves the stored model_info (the description as the
       // PATCH route set it), from 1.110.2 it writes the model_info fields it is sent.
@@ -160,6 +166,20 @@ for (const { version } of versionsUnderTest('gateway').filter((entry) =>
       // The model still answers through the chain with its stored key after both updates.
       await admin(chain).probeModel('db-same-kind');
       expect(chain.external.received.at(-1)?.headers.authorization).toBe(`Bearer ${EXTERNAL_MASTER_KEY}`);
+    });
+
+    it('updateModel: a renamed model answers under its new name; an unknown id is a NotFoundError', async () => {
+      const gateway = admin(chain);
+      const renamed = await gateway.updateModel(modelId, { model_name: 'db-renamed' });
+      expect(renamed.model_name).toBe('db-renamed');
+      expect((await gateway.listModels()).map((model) => model.id)).toContain('db-renamed');
+      expect((await gateway.probeModel('db-renamed')).model).toBe('db-renamed');
+      await gateway.updateModel(modelId, { model_name: 'db-same-kind' });
+      const unknown = await gateway
+        .updateModel('00000000-0000-4000-8000-000000000000', { model_info: { description: 'x' } })
+        .catch((e: unknown) => e);
+      console.log(`gateway ${version}: updateModel unknown id: ${String(unknown).slice(0, 200)}`);
+      expect(isNotFoundError(unknown)).toBe(true);
     });
 
     it('a virtual key: generated with metadata, accepted as the caller key, deleted', async () => {
@@ -276,6 +296,23 @@ for (const { version } of versionsUnderTest('gateway').filter((entry) =>
         expect(message).toMatch(/not live/);
       }
       expect(message).not.toContain('sk-literal-unknown');
+
+      // The same through addModel (an entry written out by hand): the 500 carries the code an app tests.
+      const error = await admin(chain)
+        .addModel({
+          model_name: 'db-unknown-provider-2',
+          gateway_params: {
+            model: 'nosuchprovider/y',
+            api_base: chain.upstream.url,
+            api_key: 'sk-literal-unknown',
+          },
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      if (answer.status === 200) expect(error).toBeUndefined();
+      else expect((error as { code?: string }).code).toBe('GATEWAY_MODEL_SAVED_NOT_LIVE');
     });
   });
 }

@@ -58,7 +58,7 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
       data: store.models.map((m) => ({
         model_name: m.model_name,
         gateway_params: { model: m.gateway_params.model, api_base: m.gateway_params.api_base },
-        model_info: { id: m.id, db_model: m.db_model },
+        model_info: { ...m.model_info, id: m.id, db_model: m.db_model },
       })),
     });
   };
@@ -124,6 +124,33 @@ export function gatewayHandlers(options: GatewayHandlersOptions) {
         updated_at: now,
         updated_by: 'default_user_id',
         blocked: false,
+      });
+    }),
+    // The partial update (LiteLLM's `patch_model`): its answers and messages as the real gateway gives them.
+    http.patch(`${base}/model/:id/update`, async ({ request, params }) => {
+      const refusal = denied(request);
+      if (refusal) return refusal;
+      if (!store.database) return noDatabase();
+      const id = String(params.id);
+      const body = (await jsonBody(request)) ?? {};
+      const updated = store.updateModel(id, body as Parameters<GatewayStore['updateModel']>[1]);
+      if (updated === 'config') {
+        return gatewayError(
+          400,
+          'Cannot edit config-based model. Store model in DB via /model/new first.',
+          'validation_error',
+          null,
+        );
+      }
+      if (!updated) return gatewayError(404, `Model ${id} not found on proxy.`, 'not_found_error', null);
+      const now = new Date().toISOString();
+      return HttpResponse.json({
+        model_id: updated.id,
+        model_name: updated.model_name,
+        gateway_params: { model: '<encrypted>', api_base: '<encrypted>', api_key: '<encrypted>' },
+        model_info: { ...updated.model_info, id: updated.id, db_model: true },
+        updated_at: now,
+        updated_by: 'default_user_id',
       });
     }),
     http.post(`${base}/model/delete`, async ({ request }) => {

@@ -4,6 +4,8 @@ export interface StoredGatewayModel {
   model_name: string;
   gateway_params: { model: string; api_base: string; api_key: string };
   db_model: boolean;
+  /** What `/model/info` shows under `model_info` besides `id` and `db_model` (set by an update). */
+  model_info?: Record<string, unknown>;
 }
 
 /** A spend-log row as the mock gateway records it (the gateway's spend-table columns). */
@@ -98,6 +100,27 @@ export class GatewayStore {
     };
     this.models.push(stored);
     return stored;
+  }
+
+  /**
+   * `PATCH /model/{id}/update`: the fields given replace the stored ones (`gateway_params` and `model_info` key
+   * by key), a database model only. Undefined for an unknown id, `'config'` for a configured model.
+   */
+  updateModel(
+    id: string,
+    update: {
+      model_name?: string;
+      gateway_params?: Partial<StoredGatewayModel['gateway_params']>;
+      model_info?: Record<string, unknown>;
+    },
+  ): StoredGatewayModel | 'config' | undefined {
+    const model = this.models.find((m) => m.id === id);
+    if (!model) return undefined;
+    if (!model.db_model) return 'config';
+    if (update.model_name !== undefined) model.model_name = update.model_name;
+    model.gateway_params = { ...model.gateway_params, ...update.gateway_params };
+    if (update.model_info) model.model_info = { ...model.model_info, ...update.model_info };
+    return model;
   }
 
   deleteModel(id: string): boolean {

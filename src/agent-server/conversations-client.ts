@@ -16,6 +16,7 @@ import {
   decodeConversationInfo,
   decodeConversationPage,
 } from './conversation-info.js';
+import { type ConversationTrace, traceHeaders } from './conversation-trace.js';
 import { decodeCount, decodeSuccess } from './event-page.js';
 import { clampLimit } from './event-query.js';
 import { EventsClient } from './events-client.js';
@@ -25,6 +26,12 @@ import { type MessageInput, toWireMessage } from './message-input.js';
 import { type AgentServerClientOptions, agentServerClientSetup } from './options.js';
 import type { ServerInfo } from './server-info.js';
 import { type WaitUntilOptions, waitForStatus } from './wait-until.js';
+
+/** Options of `create`: a read's options plus how the conversation is traced. */
+export interface CreateConversationOptions extends ConversationReadOptions {
+  /** Span name, tags, metadata and parent span of the conversation's traces (1.58.0 and later). */
+  trace?: ConversationTrace | undefined;
+}
 
 /** Conversation sort orders (default `CREATED_AT_DESC`). */
 export type ConversationSortOrder = 'CREATED_AT' | 'UPDATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT_DESC';
@@ -121,19 +128,22 @@ export class ConversationsClient extends BaseClient {
    */
   async create(
     request: CreateConversationRequest,
-    options: ConversationReadOptions = {},
+    options: CreateConversationOptions = {},
   ): Promise<ConversationInfo> {
     const json =
       typeof request === 'object' && request !== null && request.agent === undefined
         ? this.#savedAgentBody(request as SavedAgentStart)
         : this.#startBody(request as StartConversationRequest);
-    const { options: callOptions, query } = includeSkillsQuery(options);
+    const { trace, ...readOptions } = optionsObject(options);
+    const tracing = traceHeaders(trace);
+    const { options: callOptions, query } = includeSkillsQuery(readOptions);
     return this.transport.request({
       method: 'POST',
       path: 'api/conversations',
       json,
       query,
       ...callOptions,
+      headers: { ...tracing, ...callOptions.headers },
       retry: false,
       decode: decodeConversationInfo,
     });

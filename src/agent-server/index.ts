@@ -32,12 +32,14 @@ export type { HealthStatus, InitRequest, InitStatus } from './api/server.js';
 export type { Settings } from './api/settings.js';
 export type { JsonObject } from './api/types.js';
 export type { ConversationInfo } from './conversation-info.js';
+export type { ConversationTrace, TraceMetadataValue } from './conversation-trace.js';
 export {
   type AgentSpec,
   type ConfirmationPolicy,
   type ConversationSearchQuery,
   type ConversationSortOrder,
   ConversationsClient,
+  type CreateConversationOptions,
   type CreateConversationRequest,
   type SavedAgentStart,
   type StartConversationRequest,

@@ -3,20 +3,20 @@ import {
   isActionEvent,
   isAgentErrorEvent,
   isConversationErrorEvent,
-  isConversationStateUpdateEvent,
   isMessageEvent,
   isObservationEvent,
   renderEvent,
 } from '../index.js';
 
 /**
- * One event as one line of a terminal, by kind: actions with their tool and command, observations with the
- * exit code and a trimmed output, messages, state changes, errors (marked for red). Built from the SDK's
- * public exports only: this is what an app's own live view would do.
+ * One persisted event of a conversation item as one line of a terminal, by kind: actions with their tool and
+ * command, observations with the exit code and a trimmed output, messages, errors (marked for red). State
+ * updates make no item, so no line (the status line shows them). Built from the SDK's public exports only:
+ * this is what an app's own live view would do.
  */
 export interface EventLine {
-  /** `action`, `observation`, `message`, `state`, `error` or `other`: decides the colour. */
-  tone: 'action' | 'observation' | 'message' | 'state' | 'error' | 'other';
+  /** `action`, `observation`, `message`, `error` or `other`: decides the colour. */
+  tone: 'action' | 'observation' | 'message' | 'error' | 'other';
   text: string;
 }
 
@@ -41,11 +41,6 @@ export function eventLine(event: Event, width: number): EventLine {
   if (isMessageEvent(event)) {
     const who = event.source === 'agent' ? 'agent' : event.llm_message.role;
     return line('message', `${who}: ${contentText(event.llm_message.content)}`);
-  }
-  if (isConversationStateUpdateEvent(event)) {
-    const value = event.key === 'full_state' ? statusOf(event.value) : event.value;
-    const key = event.key === 'full_state' ? 'execution_status' : event.key;
-    return line('state', `· ${key} = ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
   return line('other', renderEvent(event, { timestamp: false, maxTextLength: width }));
 }
@@ -75,12 +70,6 @@ function contentText(content: unknown): string {
   return content
     .map((part) => (typeof part?.text === 'string' ? part.text : part?.type === 'image' ? '[image]' : ''))
     .join(' ');
-}
-
-function statusOf(state: unknown): unknown {
-  return typeof state === 'object' && state !== null
-    ? (state as { execution_status?: unknown }).execution_status
-    : undefined;
 }
 
 /** `HH:MM:SS` of a server timestamp (naive local time, as the server writes it). */

@@ -1,10 +1,13 @@
 import {
+  ConversationView,
   type Event,
   EventsClient,
   isNotAnAgentServerError,
   isRequestValidationError,
   isSubscriptionNotFoundError,
   isTerminalExecutionStatus,
+  Projection,
+  type WebSocketConstructor,
 } from '../index.js';
 import type { OptionSpec, ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
@@ -44,24 +47,79 @@ export const INTERRUPTED = 130;
 export async function followCommand(args: ParsedArgs, terminal: Terminal): Promise<number> {
   const id = conversationId(args);
   const events = client(args, terminal);
-  const json = args.options.json === true;
-  const view = json ? undefined : new LiveView(screenOf(args, terminal));
   const WebSocket = await cliWebSocket();
+  if (args.options.json === true) return followJson(id, events, WebSocket, args, terminal);
+  return followView(id, events, WebSocket, args, terminal);
+}
+
+/**
+ * `follow` on a terminal: a `ConversationView`, the same items a web page shows (docs/conversation-view.md).
+ * The newest page first (all of the history with `--history`), then live, until the conversation is idle:
+ * `whenIdle()`, which also waits for the `stats` update the server persists after the status, so nothing of a
+ * finished run is left out.
+ */
+async function followView(
+  id: string,
+  events: EventsClient,
+  WebSocket: WebSocketConstructor | undefined,
+  args: ParsedArgs,
+  terminal: Terminal,
+): Promise<number> {
+  const screen = new LiveView(screenOf(args, terminal));
+  const view = new ConversationView(id, events, { ...(WebSocket ? { WebSocket } : {}) });
+  let stopped = false;
+  void terminal.interrupted.then(() => {
+    stopped = true;
+    view.close();
+  });
+  // Lines only once what comes before them is loaded: with `--history`, after the oldest page.
+  let showing = false;
+  const unsubscribe = view.subscribe(() => {
+    if (showing) screen.show(view.getSnapshot());
+  });
+  try {
+    await view.ready;
+    if (args.options.history === true) while (await view.loadOlder()) {}
+    showing = true;
+    screen.show(view.getSnapshot());
+    const idle = await view.whenIdle();
+    screen.show(idle);
+    screen.end();
+    return exitFor(String(idle.status));
+  } catch (error) {
+    screen.end();
+    if (stopped) {
+      terminal.stderr.write('interrupted\n');
+      return INTERRUPTED;
+    }
+    if (isRequestValidationError(error)) throw new UsageError(error.message);
+    throw await explained(error, events, id);
+  } finally {
+    unsubscribe();
+    view.close();
+  }
+}
+
+/** `follow --json`: every event as the server sends it, state updates included, one JSON line each. */
+async function followJson(
+  id: string,
+  events: EventsClient,
+  WebSocket: WebSocketConstructor | undefined,
+  args: ParsedArgs,
+  terminal: Terminal,
+): Promise<number> {
   const subscription = events.subscribe(id, {
     history: args.options.history === true,
     ...(WebSocket ? { WebSocket } : {}),
   });
-  const writeJson = (event: Event) => terminal.stdout.write(`${JSON.stringify(event)}\n`);
-  subscription.on('delta', (delta) => view?.delta(delta));
   subscription.on('reconnecting', (info) => {
-    if (view) view.reconnecting(info);
-    else terminal.stderr.write(`reconnecting (${info.reason}, attempt ${info.attempt})\n`);
+    terminal.stderr.write(`reconnecting (${info.reason}, attempt ${info.attempt})\n`);
   });
   let stopped = false;
-  /** The terminal status the conversation reached, once everything before it was shown. */
+  /** The terminal status the conversation reached, once everything before it was written. */
   let ended: string | undefined;
   // The state mirror is the conversation's current state (history replayed with `--history` does not roll it
-  // back): the view ends when it is terminal and every event delivered so far has been shown.
+  // back): the output ends when it is terminal and every event delivered so far has been written.
   const endIfOver = () => {
     const status = subscription.state?.execution_status;
     if (isTerminalExecutionStatus(status) && subscription.buffered === 0 && subscription.phase === 'live') {
@@ -69,10 +127,7 @@ export async function followCommand(args: ParsedArgs, terminal: Terminal): Promi
       subscription.close();
     }
   };
-  subscription.on('state', (state) => {
-    view?.status(String(state.execution_status));
-    queueMicrotask(endIfOver);
-  });
+  subscription.on('state', () => queueMicrotask(endIfOver));
   // A finished conversation sends nothing more: the catch-up after `ready` ends in `open` (phase live) alone.
   subscription.on('open', () => queueMicrotask(endIfOver));
   void terminal.interrupted.then(() => {
@@ -80,20 +135,16 @@ export async function followCommand(args: ParsedArgs, terminal: Terminal): Promi
     subscription.close();
   });
   try {
-    const state = await subscription.ready;
-    view?.status(String(state.execution_status));
+    await subscription.ready;
     endIfOver();
     for await (const event of subscription) {
-      if (view) view.event(event);
-      else writeJson(event);
+      terminal.stdout.write(`${JSON.stringify(event)}\n`);
       endIfOver();
     }
-    view?.end();
     if (ended !== undefined) return exitFor(ended);
     if (stopped) terminal.stderr.write('interrupted\n');
     return stopped ? INTERRUPTED : 1;
   } catch (error) {
-    view?.end();
     if (stopped) {
       terminal.stderr.write('interrupted\n');
       return INTERRUPTED;
@@ -122,13 +173,22 @@ export async function eventsCommand(args: ParsedArgs, terminal: Terminal): Promi
   const events = client(args, terminal);
   const json = args.options.json === true;
   const view = json ? undefined : new LiveView({ ...screenOf(args, terminal), interactive: false });
+  // The same items as `follow` and a web page: the projection of the history (state updates make none).
+  const projection = new Projection();
   const controller = new AbortController();
   void terminal.interrupted.then(() => controller.abort());
   try {
+    // Printed a page at a time: a result joins its call's item, which may be any of the page's items.
+    let page: Event[] = [];
     for await (const event of events.search(id, {}, { signal: controller.signal })) {
-      if (view) view.event(event);
-      else terminal.stdout.write(`${JSON.stringify(event)}\n`);
+      if (!view) terminal.stdout.write(`${JSON.stringify(event)}\n`);
+      else if (page.push(event) === 100) {
+        projection.append(page);
+        view.items(projection.items);
+        page = [];
+      }
     }
+    if (view && projection.append(page)) view.items(projection.items);
     return 0;
   } catch (error) {
     if (controller.signal.aborted) return INTERRUPTED;

@@ -1,4 +1,9 @@
-import type { Event, ReconnectInfo, StreamDelta } from '../index.js';
+import {
+  type ConversationItem,
+  type ConversationSnapshot,
+  type Event,
+  isTerminalExecutionStatus,
+} from '../index.js';
 import { cut, type EventLine, eventLine, oneLine } from './event-line.js';
 
 /** Where the view writes, and what that terminal can do. */
@@ -15,7 +20,6 @@ const TONES: Record<EventLine['tone'], string> = {
   action: '36', // cyan
   observation: '2', // dim
   message: '1', // bold
-  state: '33', // yellow
   error: '31', // red
   other: '2',
 };
@@ -23,62 +27,68 @@ const TONES: Record<EventLine['tone'], string> = {
 const STATUS_TONES: Record<string, string> = { finished: '32', error: '31', stuck: '31', running: '36' };
 
 /**
- * A live view of one conversation, one line per event. On an interactive terminal the bottom holds a status
- * line (execution status, reconnects) and, while the LLM streams, the text being typed above it; both are
- * redrawn below each new event. Elsewhere (a pipe, a file, CI) it writes plain lines only: no colour, no
- * cursor movement, no typing, and reconnects as lines of their own.
+ * A conversation in a terminal, from the snapshots of a `ConversationView`: the same items a web page shows
+ * (docs/conversation-view.md, "Items"), one line per persisted event of an item, in item order. A tool call's
+ * result is its own line, printed when it arrives. State updates are no lines: the execution status and the
+ * run's cost are in the status line. On an interactive terminal the bottom holds that status line (status,
+ * reconnects, cost) and, while the LLM streams, the text being typed above it; both are redrawn below each new
+ * line. Elsewhere (a pipe, a file, CI) it writes plain lines only: no colour, no cursor movement, no typing;
+ * a change of execution status and a reconnect are lines of their own there.
  */
 export class LiveView {
   readonly #screen: Screen;
   #status = 'connecting';
+  #cost: number | undefined;
   #reconnects = 0;
-  /** Streamed text of the item being typed, newest attempt only. */
+  #connection: ConversationSnapshot['connection'] = 'connecting';
+  /** Streamed text of the response being typed (the view's streaming item). */
   #typing = '';
-  #typingItem: string | undefined;
-  #typingAttempt = 0;
-  /** Footer lines drawn below the last event (to clear before the next one). */
+  /** Footer lines drawn below the last line (to clear before the next one). */
   #footer = 0;
+  /** Events printed, by id, and items whose every event was printed (items never change: `===` is enough). */
+  readonly #printed = new Set<string>();
+  readonly #done = new WeakSet<ConversationItem>();
 
   constructor(screen: Screen) {
     this.#screen = screen;
   }
 
-  event(event: Event): void {
-    const line = eventLine(event, this.#screen.width);
-    // The persisted message or action carries the final text of what was being typed.
-    if (line.tone === 'message' || line.tone === 'action') this.#typing = '';
-    this.#print(this.#paint(line.text, TONES[line.tone]));
-  }
-
-  delta(delta: StreamDelta): void {
-    if (!this.#screen.interactive) return;
-    if (delta.type === 'item_started' || delta.type === 'item_aborted') {
-      this.#typing = '';
-      this.#typingItem = delta.itemId;
-      this.#typingAttempt = delta.attempt;
-    } else {
-      if (delta.itemId !== this.#typingItem || delta.attempt !== this.#typingAttempt) {
-        this.#typing = '';
-        this.#typingItem = delta.itemId;
-        this.#typingAttempt = delta.attempt;
-      }
-      this.#typing += delta.content;
-    }
-    this.#redrawFooter();
-  }
-
-  status(status: string): void {
-    if (status === this.#status) return;
+  /**
+   * Shows a snapshot: lines for the events not printed yet, and the status line. Off a terminal, a new status
+   * is a line: before the events when the run goes on (they happened in it), after them when it ended.
+   */
+  show(snapshot: ConversationSnapshot): void {
+    const streamed = snapshot.items.find((item) => item.streaming);
+    const typing = this.#screen.interactive ? (streamed?.text ?? '') : '';
+    const reconnected = snapshot.connection === 'reconnecting' && this.#connection !== 'reconnecting';
+    this.#connection = snapshot.connection;
+    const status = snapshot.status === undefined ? this.#status : String(snapshot.status);
+    const cost = costOf(snapshot.state?.stats);
+    const statusLine = status !== this.#status && !this.#screen.interactive ? `● ${status}` : undefined;
+    const changed = reconnected || status !== this.#status || cost !== this.#cost || typing !== this.#typing;
     this.#status = status;
-    this.#redrawFooter();
+    this.#cost = cost;
+    this.#typing = typing;
+    if (reconnected) this.#reconnected();
+    const ended = isTerminalExecutionStatus(status);
+    if (statusLine && !ended) this.#print(statusLine);
+    this.items(snapshot.items);
+    if (statusLine && ended) this.#print(statusLine);
+    if (changed) this.#redrawFooter();
   }
 
-  reconnecting(info: ReconnectInfo): void {
-    this.#reconnects += 1;
-    const delay = info.delay === undefined ? '' : `, next try in ${info.delay} ms`;
-    const text = `↻ reconnecting (${info.reason}${info.closeCode ? ` ${info.closeCode}` : ''}${delay})`;
-    if (this.#screen.interactive) this.#redrawFooter();
-    else this.#print(text);
+  /** Prints the persisted events of `items` not printed yet (pending and streamed items have none). */
+  items(items: readonly ConversationItem[]): void {
+    for (const item of items) {
+      if (this.#done.has(item)) continue;
+      for (const event of item.events) {
+        const id = String(event.id);
+        if (this.#printed.has(id)) continue;
+        this.#printed.add(id);
+        this.#event(event);
+      }
+      this.#done.add(item);
+    }
   }
 
   /** A line in red (an error that ends the view, or a notice). */
@@ -93,6 +103,16 @@ export class LiveView {
     this.#redrawFooter();
     this.#screen.write('\n');
     this.#footer = 0;
+  }
+
+  #event(event: Event): void {
+    const line = eventLine(event, this.#screen.width);
+    this.#print(this.#paint(line.text, TONES[line.tone]));
+  }
+
+  #reconnected(): void {
+    this.#reconnects += 1;
+    if (!this.#screen.interactive) this.#print('↻ reconnecting');
   }
 
   #print(line: string): void {
@@ -122,8 +142,9 @@ export class LiveView {
       lines.push(this.#paint(`✎ ${tail}`, '2'));
     }
     const reconnects = this.#reconnects === 1 ? '1 reconnect' : `${this.#reconnects} reconnects`;
+    const cost = this.#cost === undefined ? '' : ` · $${this.#cost.toFixed(4)}`;
     const status = this.#paint(`● ${this.#status}`, STATUS_TONES[this.#status] ?? '0');
-    lines.push(`${status}${this.#paint(cut(` · ${reconnects}`, width), '2')}`);
+    lines.push(`${status}${this.#paint(cut(` · ${reconnects}${cost}`, width), '2')}`);
     this.#screen.write(lines.join('\n'));
     this.#footer = lines.length;
   }
@@ -137,4 +158,16 @@ export class LiveView {
   #paint(text: string, code: string): string {
     return this.#screen.color && code !== '0' ? `\x1b[${code}m${text}\x1b[0m` : text;
   }
+}
+
+/** The run's cost so far: `accumulated_cost` summed over the `stats` state's `usage_to_metrics`. */
+export function costOf(stats: unknown): number | undefined {
+  const usage = (stats as { usage_to_metrics?: unknown } | undefined)?.usage_to_metrics;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  let total: number | undefined;
+  for (const metrics of Object.values(usage)) {
+    const cost = (metrics as { accumulated_cost?: unknown } | null)?.accumulated_cost;
+    if (typeof cost === 'number') total = (total ?? 0) + cost;
+  }
+  return total;
 }

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedArgs } from '../../src/cli/args.js';
 import { eventsCommand, followCommand, screenOf, type Terminal } from '../../src/cli/follow.js';
 import { LiveView, type Screen } from '../../src/cli/live-view.js';
-import { ConversationsClient, type Event, EventsClient } from '../../src/index.js';
+import {
+  type ConversationItem,
+  type ConversationSnapshot,
+  ConversationsClient,
+  type Event,
+  EventsClient,
+  Projection,
+  projectEvents,
+} from '../../src/index.js';
 import { type LoopbackSimulator, startSimulator } from '../../src/testing.js';
 
 const ESC = '\x1b[';
@@ -78,17 +86,59 @@ function screen(interactive: boolean, color = interactive): Screen & { text: () 
   };
 }
 
+/** A snapshot of the view showing `items`, as `ConversationView.getSnapshot()` gives it. */
+function snapshot(
+  items: readonly ConversationItem[],
+  fields: Partial<ConversationSnapshot> = {},
+): ConversationSnapshot {
+  return {
+    items,
+    hasOlder: false,
+    loadingOlder: false,
+    ready: true,
+    status: 'running',
+    connection: 'live',
+    state: { execution_status: 'running' },
+    ...fields,
+  };
+}
+
+const streaming = (text: string): ConversationItem => ({
+  id: 'streaming:i',
+  type: 'agent-message',
+  events: [],
+  text,
+  streaming: true,
+});
+
 describe('the live view', () => {
-  it('writes one line per event, by kind: tool and command, exit code and trimmed output, messages, state, errors', () => {
+  it('writes one line per event of an item: tool and command, exit code and trimmed output, messages, errors; no state lines', () => {
     const s = screen(false);
     const view = new LiveView(s);
-    for (const event of Object.values(sample)) view.event(event);
+    view.items(projectEvents(Object.values(sample)));
     expect(s.text().split('\n')).toEqual([
       '10:00:01 → terminal $ ls -la',
       '10:00:02 ← terminal exit 2 ls: cannot access ⏎ x: No such file',
       '10:00:03 agent: Done: ⏎ all files listed',
-      '10:00:04 · execution_status = finished',
       '10:00:05 ✗ terminal failed: the command timed out',
+      '',
+    ]);
+  });
+
+  it('prints each event once, a result when it joins its tool call, and nothing for an unchanged item', () => {
+    const s = screen(false);
+    const view = new LiveView(s);
+    const projection = new Projection();
+    projection.append([sample.action as Event]);
+    view.show(snapshot(projection.items));
+    view.show(snapshot(projection.items));
+    projection.append([sample.observation as Event, sample.state as Event]);
+    view.show(snapshot(projection.items, { status: 'finished' }));
+    expect(s.text().split('\n')).toEqual([
+      '● running',
+      '10:00:01 → terminal $ ls -la',
+      '10:00:02 ← terminal exit 2 ls: cannot access ⏎ x: No such file',
+      '● finished',
       '',
     ]);
   });
@@ -96,32 +146,38 @@ describe('the live view', () => {
   it('is plain text when not a terminal: no colour, no cursor movement, no typing; reconnects get a line', () => {
     const s = screen(false);
     const view = new LiveView(s);
-    view.status('running');
-    view.delta({ type: 'delta', itemId: 'i', attempt: 1, order: 0, kind: 'text', content: 'Hel' });
-    view.event(sample.error as Event);
-    view.reconnecting({ reason: 'closed', attempt: 1, delay: 500, closeCode: 1006 });
+    view.show(snapshot([streaming('Hel')]));
+    view.items(projectEvents([sample.error as Event]));
+    view.show(snapshot([], { connection: 'reconnecting' }));
+    view.show(snapshot([], { connection: 'live' }));
     view.end();
     expect(s.text()).not.toContain(ESC);
     expect(s.text()).not.toContain('Hel');
-    expect(s.text()).toContain('↻ reconnecting (closed 1006, next try in 500 ms)\n');
+    expect(s.text()).toContain('↻ reconnecting\n');
   });
 
-  it('on a terminal: errors in red, deltas typed above a status line with the status and the reconnects', () => {
+  it('on a terminal: errors in red, streamed text typed above a status line with the status, reconnects and cost', () => {
     const s = screen(true);
     const view = new LiveView(s);
-    view.status('running');
-    view.delta({ type: 'item_started', itemId: 'i', attempt: 1, anchorSeq: undefined });
-    view.delta({ type: 'delta', itemId: 'i', attempt: 1, order: 0, kind: 'text', content: 'Hel' });
-    view.delta({ type: 'delta', itemId: 'i', attempt: 1, order: 1, kind: 'text', content: 'lo' });
+    view.show(snapshot([streaming('Hel')]));
+    view.show(snapshot([streaming('Hello')]));
     expect(s.text()).toContain('✎ Hello');
-    view.reconnecting({ reason: 'closed', attempt: 1, delay: 5 });
+    view.show(snapshot([streaming('Hello')], { connection: 'reconnecting' }));
+    view.show(snapshot([streaming('Hello')]));
     expect(s.text()).toContain('1 reconnect');
-    view.event(sample.error as Event);
+    view.items(projectEvents([sample.error as Event]));
     expect(s.text()).toContain(`${ESC}31m10:00:05 ✗ terminal failed`);
-    view.event(sample.message as Event); // the persisted message ends the typing
+    // The persisted message takes the streamed text's place: no more typing. The `stats` state is the cost.
+    const stats = {
+      usage_to_metrics: { agent: { accumulated_cost: 0.0123 }, condenser: { accumulated_cost: 0.001 } },
+    };
+    const state = { execution_status: 'running', stats } as unknown as ConversationSnapshot['state'];
+    view.show(snapshot(projectEvents([sample.message as Event]), { state }));
     const afterMessage = s.text().slice(s.text().lastIndexOf('agent: Done'));
     expect(afterMessage).not.toContain('✎');
     expect(afterMessage).toContain('● running');
+    expect(afterMessage).toContain('· 1 reconnect · $0.0133');
+    expect(s.text()).not.toContain('stats');
   });
 
   it('turns colours off when stdout is not a TTY, with NO_COLOR or --no-color', () => {
@@ -199,13 +255,19 @@ describe('follow and events against the simulator (not a terminal)', () => {
     expect(await followingJson).toBe(0);
     expect(text.out()).not.toContain(ESC);
     expect(text.out()).toMatch(/user: say hi\n/);
-    expect(text.out()).toMatch(/execution_status = finished\n$/);
+    // The status as lines of its own, no state update as a line (the stats blobs were noise).
+    expect(text.out()).toMatch(/● running\n[\s\S]*● finished\n$/);
+    expect(text.out()).not.toMatch(/execution_status|stats|full_state/);
     const lines = json.out().trim().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as Event).kind)).toContain('MessageEvent');
 
     const history = terminal();
     expect(await eventsCommand(args(id), history.term)).toBe(0);
-    expect(history.out().split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(lines.length);
+    // One line per event that is not a state update, as `follow` printed them.
+    const kinds = lines.map((line) => (JSON.parse(line) as Event).kind);
+    const shown = kinds.filter((kind) => kind !== 'ConversationStateUpdateEvent').length;
+    expect(history.out().split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(shown);
+    expect(history.out()).not.toMatch(/execution_status|stats/);
   });
 
   it('exits 0 at once for a conversation already finished; a bad id is a usage error', async () => {

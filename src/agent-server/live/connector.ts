@@ -54,6 +54,7 @@ export class Connector {
   readonly #emitter: SafeEmitter;
   readonly #policy: ReconnectPolicy;
   readonly #WebSocket: () => WebSocketConstructor | undefined;
+  readonly #closeHandled = new WeakSet<Connection>();
   readonly #flow: ConnectionFlow;
   /** Aborted when the subscription ends: the REST probes outlive their connection. */
   readonly #lifetime = new AbortController();
@@ -268,11 +269,18 @@ export class Connector {
     socket.addEventListener('close', (event: CloseEventLike) =>
       this.#onClose(conn, event.code, event.reason),
     );
-    // A failure is always followed by `close`, which decides; the listener keeps `ws` from throwing. `ws`
-    // reports a frame over its `maxPayload` only here (the close that follows is a plain 1006).
+    // A failure is followed by `close`, which decides; the listener keeps `ws` from throwing. `ws` reports a
+    // frame over its `maxPayload` only here (the close that follows is a plain 1006). Node 22's built-in
+    // WebSocket never sends `close` after a failed handshake (refused, 404) and stays CONNECTING: a failed
+    // handshake is a close 1006 when no `close` came by the next turn (docs/runtimes.md).
     socket.addEventListener('error', (event: { message?: unknown; error?: { message?: unknown } }) => {
       if (/max payload/i.test(String(event?.message ?? event?.error?.message ?? '')))
         conn.frameTooLarge = true;
+      if (conn.opened) return;
+      setTimeout(() => {
+        // Not when the connection was dropped meanwhile (a close came, or it was abandoned and retried).
+        if (!conn.abort.signal.aborted) this.#onClose(conn, 1006, '');
+      }, 0);
     });
   }
 
@@ -359,7 +367,9 @@ export class Connector {
   // ---- closing and reconnecting -------------------------------------------------------------------------
 
   #onClose(conn: Connection, code: number, rawReason: string): void {
-    if (this.isStale(conn)) return;
+    // Once per connection: a failed handshake may be reported by the error listener and by a late `close`.
+    if (this.isStale(conn) || this.#closeHandled.has(conn)) return;
+    this.#closeHandled.add(conn);
     // A close reason is server text, shown in errors and reports: it may echo a credential.
     const reason = redactText(rawReason, this.#ctx.secrets());
     this.#flow.connectionEnded();

@@ -129,6 +129,7 @@ export {
   type WebSocketLike,
   type WhenIdleOptions,
 } from './agent-server/index.js';
+export type { APIPromise } from './core/api-promise.js';
 export type { ConnectionFailureReason } from './core/connection-failure.js';
 export {
   AgentPlatformError,

@@ -1,3 +1,4 @@
+import { APIPromise } from '../core/api-promise.js';
 import { SecretRegistry } from '../core/auth.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import type { HttpMethod, QueryValue } from '../core/transport.js';
@@ -141,7 +142,12 @@ export class AgentServerClient {
    * answer is JSON-parsed (or text, bytes, nothing, per `responseType`) and checked by `decode` if given;
    * errors are the SDK's typed errors, redacted.
    */
-  request<T = unknown>(spec: RawRequest<T>): Promise<T> {
+  request<T = unknown>(spec: RawRequest<T>): APIPromise<T> {
+    // Bad input rejects the promise, as every other call's does.
+    return new APIPromise((async () => APIPromise.answerOf(this.#request(spec)))());
+  }
+
+  #request<T>(spec: RawRequest<T>): APIPromise<T> {
     if (typeof spec !== 'object' || spec === null || !METHODS.includes(spec.method)) {
       throw invalid('spec.method', `must be one of ${METHODS.join(', ')}`);
     }

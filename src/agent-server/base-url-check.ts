@@ -1,3 +1,4 @@
+import { APIPromise } from '../core/api-promise.js';
 import { isAPIError, isNotFoundError, isResponseValidationError } from '../core/errors.js';
 import { redactUrl } from '../core/redact.js';
 import { type CallSpec, Transport, type TransportInit } from '../core/transport.js';
@@ -69,9 +70,13 @@ export class AgentServerTransport extends Transport {
     this.#check = check;
   }
 
-  override async request<T = unknown>(spec: CallSpec<T>): Promise<T> {
+  override request<T = unknown>(spec: CallSpec<T>): APIPromise<T> {
+    return new APIPromise(this.#explained(super.request(spec), spec));
+  }
+
+  async #explained<T>(call: APIPromise<T>, spec: CallSpec<T>): Promise<readonly [T, () => Response]> {
     try {
-      return await super.request(spec);
+      return await APIPromise.answerOf(call);
     } catch (error) {
       // `/server_info` itself is what the check asks: its 404 is the check's answer, not a question.
       if (!this.#check || spec.path === 'server_info') throw error;

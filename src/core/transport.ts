@@ -1,4 +1,5 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
+import { APIPromise } from './api-promise.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './bounded-body.js';
 import { checkClientOptions } from './check-options.js';
 import { connectionFailure, describeConnectionFailure } from './connection-failure.js';
@@ -138,7 +139,12 @@ export class Transport {
     return search ? `${url}?${search}` : url;
   }
 
-  async request<T = unknown>(spec: CallSpec<T>): Promise<T> {
+  /** One call: its decoded answer, and with `.withResponse()` / `.asResponse()` the HTTP response too. */
+  request<T = unknown>(spec: CallSpec<T>): APIPromise<T> {
+    return new APIPromise(this.#send(spec));
+  }
+
+  async #send<T>(spec: CallSpec<T>): Promise<readonly [T, () => Response]> {
     const url = this.url(spec.path, spec.query);
     const shownUrl = redactUrl(url, this.#init.secrets());
     if (spec.signal?.aborted) throw new APIUserAbortError('Request was aborted before it was sent');
@@ -151,6 +157,7 @@ export class Transport {
     let text: string;
     let bytes: Uint8Array | undefined;
     let stream: ReadableStream<Uint8Array> | undefined;
+    let received: Response;
     const streaming = spec.responseType === 'stream';
     // ky calls fetch unbound; wrap so a user's fetch keeps its own `this`.
     const rawFetch: typeof fetch | undefined = fetchImpl
@@ -182,6 +189,7 @@ export class Transport {
                 new ResponseTooLargeError({ limit: maxBytes, received, method: spec.method, url: shownUrl }),
             }),
       });
+      received = response;
       if (streaming) {
         stream = response.body ?? new Response(new Uint8Array(0)).body ?? undefined;
         text = '';
@@ -200,11 +208,28 @@ export class Transport {
       this.logger.debug(`${spec.method} ${shownUrl} failed in ${Date.now() - started} ms: ${mapped.message}`);
       throw mapped;
     }
-    if (spec.responseType === 'none') return undefined as T;
-    if (spec.responseType === 'bytes') return bytes as T;
-    if (streaming) return stream as T;
-    if (spec.responseType === 'text') return text as T;
-    return this.#decode(text, spec, shownUrl);
+    // Made only when asked for: the status and headers as received, the body as read (none when handed over).
+    const { status, statusText, headers } = received;
+    const response = () =>
+      new Response(
+        streaming || status === 204 || status === 205 ? null : ((bytes as BodyInit | undefined) ?? text),
+        {
+          status,
+          statusText,
+          headers,
+        },
+      );
+    const data =
+      spec.responseType === 'none'
+        ? undefined
+        : spec.responseType === 'bytes'
+          ? bytes
+          : streaming
+            ? stream
+            : spec.responseType === 'text'
+              ? text
+              : await this.#decode(text, spec, shownUrl);
+    return [data as T, response];
   }
 
   /** The credential headers; a credential function that fails is a `CredentialError`, not a network error. */

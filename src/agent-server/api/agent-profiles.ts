@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
@@ -23,24 +24,24 @@ export class AgentProfilesApi {
 
   list(
     options: RequestOptions = {},
-  ): Promise<{ profiles: JsonObject[]; active_agent_profile_id?: string | null }> {
+  ): APIPromise<{ profiles: JsonObject[]; active_agent_profile_id?: string | null }> {
     return this.api.call(AGENT_PROFILES_OPERATIONS.list, { decode: shape({ profiles: 'array' }), options });
   }
 
-  get(name: string, options: RequestOptions = {}): Promise<JsonObject> {
+  get(name: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, AGENT_PROFILES_OPERATIONS.get, 'name', name, undefined, options);
   }
 
   /** Saves the profile (the body is the profile object itself); credential fields are redacted. */
-  save(name: string, profile: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  save(name: string, profile: JsonObject, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, AGENT_PROFILES_OPERATIONS.save, 'name', name, profile, options);
   }
 
-  delete(name: string, options: RequestOptions = {}): Promise<JsonObject> {
+  delete(name: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, AGENT_PROFILES_OPERATIONS.delete, 'name', name, undefined, options);
   }
 
-  rename(name: string, newName: string, options: RequestOptions = {}): Promise<JsonObject> {
+  rename(name: string, newName: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(
       this.api,
       AGENT_PROFILES_OPERATIONS.rename,
@@ -52,7 +53,7 @@ export class AgentProfilesApi {
   }
 
   /** Makes the profile (by id) the server's default agent. */
-  activate(profileId: string, options: RequestOptions = {}): Promise<JsonObject> {
+  activate(profileId: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(
       this.api,
       AGENT_PROFILES_OPERATIONS.activate,
@@ -68,7 +69,7 @@ export class AgentProfilesApi {
     name: string,
     request: { profile?: JsonObject } = {},
     options: RequestOptions = {},
-  ): Promise<JsonObject> {
+  ): APIPromise<JsonObject> {
     return callNamed(this.api, AGENT_PROFILES_OPERATIONS.materialize, 'name', name, request, options);
   }
 }

@@ -1,3 +1,4 @@
+import { APIPromise } from '../../core/api-promise.js';
 import { type APIError, isAPIError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
 import { pathSegment } from '../../core/path-segment.js';
@@ -47,11 +48,15 @@ export class ApiContext {
     return { baseUrl: this.transport.baseUrl };
   }
 
-  async call<T = unknown>(operation: Operation, call: OperationCall<T> = {}): Promise<T> {
+  call<T = unknown>(operation: Operation, call: OperationCall<T> = {}): APIPromise<T> {
+    return new APIPromise(this.#call(operation, call));
+  }
+
+  async #call<T>(operation: Operation, call: OperationCall<T>): Promise<readonly [T, () => Response]> {
     const path = fillPath(operation.path, call.params ?? {});
     const options = optionsObject(call.options);
     try {
-      return await this.transport.request<T>({
+      const sent = this.transport.request<T>({
         method: operation.method,
         path,
         ...(call.query ? { query: call.query } : {}),
@@ -67,6 +72,7 @@ export class ApiContext {
         timeout: options.timeout,
         headers: { ...call.headers, ...options.headers },
       });
+      return await APIPromise.answerOf(sent);
     } catch (error) {
       if (operation.since && isAPIError(error) && (error.status === 404 || error.status === 405)) {
         await this.#gate(operation, options.signal);

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { ApiContext } from './api-context.js';
 import { op } from './operation.js';
@@ -15,11 +16,11 @@ export const AUTH_OPERATIONS = {
 export class AuthApi {
   constructor(readonly api: ApiContext) {}
 
-  createWorkspaceSession(options: RequestOptions = {}): Promise<void> {
+  createWorkspaceSession(options: RequestOptions = {}): APIPromise<void> {
     return this.api.call(AUTH_OPERATIONS.createWorkspaceSession, { responseType: 'none', options });
   }
 
-  deleteWorkspaceSession(options: RequestOptions = {}): Promise<void> {
+  deleteWorkspaceSession(options: RequestOptions = {}): APIPromise<void> {
     return this.api.call(AUTH_OPERATIONS.deleteWorkspaceSession, { responseType: 'none', options });
   }
 }

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
@@ -92,7 +93,7 @@ export class CanvasExtensionsApi {
     name: string,
     query: { limitBytes?: number } = {},
     options: RequestOptions = {},
-  ): Promise<JsonObject> {
+  ): APIPromise<JsonObject> {
     requireNonEmptyString(name, 'name');
     query = optionsObject(query, 'query');
     return this.#api.call(CANVAS_EXTENSIONS_OPERATIONS.backendLogs, {
@@ -108,7 +109,7 @@ export class CanvasExtensionsApi {
   }
 
   /** The extension's UI bundle (JSON, as the server serves it). */
-  bundle(name: string, options: RequestOptions = {}): Promise<unknown> {
+  bundle(name: string, options: RequestOptions = {}): APIPromise<unknown> {
     requireNonEmptyString(name, 'name');
     return this.#api.call(CANVAS_EXTENSIONS_OPERATIONS.bundle, {
       params: { extension_name: name },
@@ -118,7 +119,7 @@ export class CanvasExtensionsApi {
   }
 
   /** The extension's icon: SVG text. */
-  icon(name: string, options: RequestOptions = {}): Promise<string> {
+  icon(name: string, options: RequestOptions = {}): APIPromise<string> {
     requireNonEmptyString(name, 'name');
     return this.#api.call(CANVAS_EXTENSIONS_OPERATIONS.icon, {
       params: { extension_name: name },
@@ -129,7 +130,7 @@ export class CanvasExtensionsApi {
   }
 
   /** A session for the extension's app backend (an ingress URL for an iframe). */
-  createAppBackendSession(name: string, options: RequestOptions = {}): Promise<AppBackendSession> {
+  createAppBackendSession(name: string, options: RequestOptions = {}): APIPromise<AppBackendSession> {
     requireNonEmptyString(name, 'name');
     return this.#api.call(CANVAS_EXTENSIONS_OPERATIONS.createAppBackendSession, {
       params: { extension_name: name },
@@ -138,7 +139,7 @@ export class CanvasExtensionsApi {
     });
   }
 
-  deleteAppBackendSession(name: string, options: RequestOptions = {}): Promise<void> {
+  deleteAppBackendSession(name: string, options: RequestOptions = {}): APIPromise<void> {
     requireNonEmptyString(name, 'name');
     return this.#api.call(CANVAS_EXTENSIONS_OPERATIONS.deleteAppBackendSession, {
       params: { extension_name: name },

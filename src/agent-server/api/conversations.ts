@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import { CollectionLimitError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
 import { optionsObject, requireNonEmptyString, requireUuid } from '../../core/validate.js';
@@ -392,7 +393,7 @@ export class ConversationsApi extends ConversationsClient {
     conversationId: string,
     json: unknown,
     options: ConversationReadOptions,
-  ): Promise<ConversationInfo> {
+  ): APIPromise<ConversationInfo> {
     const { options: callOptions, query } = includeSkillsQuery(options);
     return this.#api.call(operation, {
       params: { conversation_id: requireUuid(conversationId, 'conversationId') },

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { Page } from '../../core/paginate.js';
 import type { QueryValue } from '../../core/transport.js';
@@ -217,7 +218,7 @@ export class FilesApi {
     query: Record<string, QueryValue>,
     params: Record<string, string>,
     options: DownloadOptions,
-  ): Promise<Uint8Array> {
+  ): APIPromise<Uint8Array> {
     const { maxBytes, ...rest } = optionsObject(options);
     optionalInt(maxBytes, 'options.maxBytes');
     return this.#api.call<Uint8Array>(this.#pick(operations), {

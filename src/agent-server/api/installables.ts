@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
 import { invalid } from '../invalid.js';
@@ -42,13 +43,13 @@ export class Installables {
     readonly param: string,
   ) {}
 
-  install(request: InstallRequest, options: RequestOptions = {}): Promise<Installed> {
+  install(request: InstallRequest, options: RequestOptions = {}): APIPromise<Installed> {
     requireObject(request, 'request');
     requireNonEmptyString(request.source, 'request.source');
     return this.api.call(this.operations.install, { json: request, decode: shape(), options });
   }
 
-  listInstalled(options: RequestOptions = {}): Promise<JsonObject> {
+  listInstalled(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(this.operations.listInstalled, { decode: shape(), options });
   }
 
@@ -69,7 +70,7 @@ export class Installables {
     return this.#one(operation, name, json, options);
   }
 
-  #one(operation: Operation, name: string, json: unknown, options: RequestOptions): Promise<JsonObject> {
+  #one(operation: Operation, name: string, json: unknown, options: RequestOptions): APIPromise<JsonObject> {
     requireNonEmptyString(name, 'name');
     return this.api.call(operation, {
       params: { [this.param]: name },

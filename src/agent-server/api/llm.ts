@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
@@ -42,11 +43,11 @@ const decodeConnection = shape<ProviderConnection>({ id: 'string' });
 export class LlmApi {
   constructor(readonly api: ApiContext) {}
 
-  providers(options: RequestOptions = {}): Promise<JsonObject> {
+  providers(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(LLM_OPERATIONS.providers, { decode: shape(), options });
   }
 
-  models(query: { provider?: string } = {}, options: RequestOptions = {}): Promise<JsonObject> {
+  models(query: { provider?: string } = {}, options: RequestOptions = {}): APIPromise<JsonObject> {
     query = optionsObject(query, 'query');
     return this.api.call(LLM_OPERATIONS.models, {
       query: { provider: optionalString(query.provider, 'query.provider') },
@@ -55,24 +56,24 @@ export class LlmApi {
     });
   }
 
-  verifiedModels(options: RequestOptions = {}): Promise<JsonObject> {
+  verifiedModels(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(LLM_OPERATIONS.verifiedModels, { decode: shape(), options });
   }
 
-  subscriptionModels(options: RequestOptions = {}): Promise<JsonObject> {
+  subscriptionModels(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(LLM_OPERATIONS.subscriptionModels, { decode: shape(), options });
   }
 
-  subscriptionStatus(options: RequestOptions = {}): Promise<JsonObject> {
+  subscriptionStatus(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(LLM_OPERATIONS.subscriptionStatus, { decode: shape(), options });
   }
 
   /** Starts the OpenAI device login: show the user code and URL, then `pollDeviceLogin(device_code)`. */
-  startDeviceLogin(options: RequestOptions = {}): Promise<JsonObject> {
+  startDeviceLogin(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(LLM_OPERATIONS.startDeviceLogin, { decode: shape(), retry: false, options });
   }
 
-  pollDeviceLogin(deviceCode: string, options: RequestOptions = {}): Promise<JsonObject> {
+  pollDeviceLogin(deviceCode: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     requireNonEmptyString(deviceCode, 'deviceCode');
     this.api.addSecret(deviceCode);
     return this.api.call(LLM_OPERATIONS.pollDeviceLogin, {
@@ -82,7 +83,7 @@ export class LlmApi {
     });
   }
 
-  logout(options: RequestOptions = {}): Promise<JsonObject> {
+  logout(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(LLM_OPERATIONS.logout, { decode: shape(), options });
   }
 
@@ -90,7 +91,7 @@ export class LlmApi {
   discoverAcpModels(
     request: { agent_settings: JsonObject; secrets?: JsonObject; refresh?: boolean },
     options: RequestOptions = {},
-  ): Promise<JsonObject> {
+  ): APIPromise<JsonObject> {
     requireObject(request, 'request');
     requireObject(request.agent_settings, 'request.agent_settings');
     registerKeys(request, this.api.addSecret);
@@ -99,7 +100,7 @@ export class LlmApi {
     return this.api.call(LLM_OPERATIONS.discoverAcpModels, { json: request, decode: shape(), options });
   }
 
-  listConnections(options: RequestOptions = {}): Promise<ProviderConnection[]> {
+  listConnections(options: RequestOptions = {}): APIPromise<ProviderConnection[]> {
     return this.api.call(LLM_OPERATIONS.listConnections, { decode: arrayOf(decodeConnection), options });
   }
 
@@ -107,7 +108,7 @@ export class LlmApi {
   createConnection(
     request: { display_name: string; api_key: string; provider?: string; base_url?: string },
     options: RequestOptions = {},
-  ): Promise<ProviderConnection> {
+  ): APIPromise<ProviderConnection> {
     requireObject(request, 'request');
     requireNonEmptyString(request.display_name, 'request.display_name');
     requireNonEmptyString(request.api_key, 'request.api_key');
@@ -123,7 +124,7 @@ export class LlmApi {
     connectionId: string,
     update: JsonObject,
     options: RequestOptions = {},
-  ): Promise<ProviderConnection> {
+  ): APIPromise<ProviderConnection> {
     return callNamed(
       this.api,
       LLM_OPERATIONS.updateConnection,
@@ -134,7 +135,7 @@ export class LlmApi {
     );
   }
 
-  deleteConnection(connectionId: string, options: RequestOptions = {}): Promise<ProviderConnection> {
+  deleteConnection(connectionId: string, options: RequestOptions = {}): APIPromise<ProviderConnection> {
     return callNamed(
       this.api,
       LLM_OPERATIONS.deleteConnection,

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
@@ -27,26 +28,30 @@ export class McpApi {
   constructor(readonly api: ApiContext) {}
 
   /** Connects to the server and lists its tools (`MCPTestSuccess`) or says why not (`MCPTestFailure`). */
-  test(request: McpTestRequest, options: RequestOptions = {}): Promise<JsonObject> {
+  test(request: McpTestRequest, options: RequestOptions = {}): APIPromise<JsonObject> {
     requireObject(request, 'request');
     requireObject(request.server, 'request.server');
     return this.api.call(MCP_OPERATIONS.test, { json: request, decode: shape(), options });
   }
 
   /** Starts an OAuth login for a remote server; poll `oauthStatus(job_id)`. */
-  startOAuth(request: McpTestRequest, options: RequestOptions = {}): Promise<JsonObject> {
+  startOAuth(request: McpTestRequest, options: RequestOptions = {}): APIPromise<JsonObject> {
     requireObject(request, 'request');
     requireObject(request.server, 'request.server');
     return this.api.call(MCP_OPERATIONS.startOAuth, { json: request, decode: shape(), options });
   }
 
-  oauthStatus(jobId: string, options: RequestOptions = {}): Promise<JsonObject> {
+  oauthStatus(jobId: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     requireNonEmptyString(jobId, 'jobId');
     return this.api.call(MCP_OPERATIONS.oauthStatus, { params: { job_id: jobId }, decode: shape(), options });
   }
 
   /** Hands the provider's redirect (OpenAPI `MCPOAuthCallbackRequest`) to the waiting job. */
-  submitOAuthCallback(jobId: string, request: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  submitOAuthCallback(
+    jobId: string,
+    request: JsonObject,
+    options: RequestOptions = {},
+  ): APIPromise<JsonObject> {
     requireNonEmptyString(jobId, 'jobId');
     requireObject(request, 'request');
     return this.api.call(MCP_OPERATIONS.submitOAuthCallback, {

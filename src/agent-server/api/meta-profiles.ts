@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
@@ -21,27 +22,27 @@ export class MetaProfilesApi {
 
   list(
     options: RequestOptions = {},
-  ): Promise<{ meta_profiles: JsonObject[]; active_meta_profile?: string | null }> {
+  ): APIPromise<{ meta_profiles: JsonObject[]; active_meta_profile?: string | null }> {
     return this.api.call(META_PROFILES_OPERATIONS.list, {
       decode: shape({ meta_profiles: 'array' }),
       options,
     });
   }
 
-  get(name: string, options: RequestOptions = {}): Promise<JsonObject> {
+  get(name: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, META_PROFILES_OPERATIONS.get, 'name', name, undefined, options);
   }
 
   /** Saves a meta-profile (OpenAPI `MetaProfile`). */
-  save(name: string, profile: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  save(name: string, profile: JsonObject, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, META_PROFILES_OPERATIONS.save, 'name', name, profile, options);
   }
 
-  delete(name: string, options: RequestOptions = {}): Promise<JsonObject> {
+  delete(name: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, META_PROFILES_OPERATIONS.delete, 'name', name, undefined, options);
   }
 
-  activate(name: string, options: RequestOptions = {}): Promise<JsonObject> {
+  activate(name: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, META_PROFILES_OPERATIONS.activate, 'name', name, undefined, options);
   }
 }

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
@@ -15,7 +16,7 @@ export function callNamed<T extends JsonObject = JsonObject>(
   name: string,
   json: JsonObject | undefined,
   options: RequestOptions,
-): Promise<T> {
+): APIPromise<T> {
   requireNonEmptyString(name, 'name');
   if (json !== undefined) {
     requireObject(json, 'request');

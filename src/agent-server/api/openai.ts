@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { invalid } from '../invalid.js';
 import type { ApiContext } from './api-context.js';
@@ -17,8 +18,9 @@ export interface OpenAIRouteHeaders {
   /** Charge the call to this conversation (`X-OpenHands-ServerConversation-ID`, chat completions only). */
   conversationId?: string;
   spanName?: string;
-  /** JSON text, as the server expects. */
+  /** Comma-separated, as the server splits them (openai/router.py, `_parse_observability_overrides`). */
   tags?: string;
+  /** A JSON object, as text. */
   metadata?: string;
   parentSpanContext?: string;
 }
@@ -30,7 +32,7 @@ export interface OpenAIRouteHeaders {
 export class OpenAIApi {
   constructor(readonly api: ApiContext) {}
 
-  models(options: RequestOptions = {}): Promise<{ object?: string; data: JsonObject[] }> {
+  models(options: RequestOptions = {}): APIPromise<{ object?: string; data: JsonObject[] }> {
     return this.api.call(OPENAI_OPERATIONS.models, { decode: shape({ data: 'array' }), options });
   }
 

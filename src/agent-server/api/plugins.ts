@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
@@ -28,7 +29,7 @@ export class PluginsApi {
   }
 
   /** The plugins the given sources provide (OpenAPI `PluginsRequest`). */
-  load(request: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+  load(request: JsonObject = {}, options: RequestOptions = {}): APIPromise<JsonObject> {
     requireObject(request, 'request');
     return this.#api.call(PLUGINS_OPERATIONS.load, { json: request, decode: shape(), options });
   }
@@ -37,7 +38,7 @@ export class PluginsApi {
   fetch(
     request: { source: string; [field: string]: unknown },
     options: RequestOptions = {},
-  ): Promise<JsonObject> {
+  ): APIPromise<JsonObject> {
     requireObject(request, 'request');
     requireNonEmptyString(request.source, 'request.source');
     return this.#api.call(PLUGINS_OPERATIONS.fetch, { json: request, decode: shape(), options });
@@ -67,7 +68,7 @@ export class PluginsApi {
     return this.#installed.one(PLUGINS_OPERATIONS.refresh, name, undefined, options);
   }
 
-  marketplace(options: RequestOptions = {}): Promise<JsonObject> {
+  marketplace(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.#api.call(PLUGINS_OPERATIONS.marketplace, { decode: shape(), options });
   }
 }

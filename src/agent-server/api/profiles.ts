@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
@@ -32,7 +33,9 @@ export interface ProfileInfo {
 export class ProfilesApi {
   constructor(readonly api: ApiContext) {}
 
-  list(options: RequestOptions = {}): Promise<{ profiles: ProfileInfo[]; active_profile?: string | null }> {
+  list(
+    options: RequestOptions = {},
+  ): APIPromise<{ profiles: ProfileInfo[]; active_profile?: string | null }> {
     return this.api.call(PROFILES_OPERATIONS.list, { decode: shape({ profiles: 'array' }), options });
   }
 
@@ -53,25 +56,25 @@ export class ProfilesApi {
     name: string,
     request: { llm: JsonObject; include_secrets?: boolean },
     options: RequestOptions = {},
-  ): Promise<JsonObject> {
+  ): APIPromise<JsonObject> {
     return callNamed(this.api, PROFILES_OPERATIONS.save, 'name', name, request, options);
   }
 
-  delete(name: string, options: RequestOptions = {}): Promise<JsonObject> {
+  delete(name: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, PROFILES_OPERATIONS.delete, 'name', name, undefined, options);
   }
 
   /** Checks an LLM configuration against its provider without saving it. */
-  validate(name: string, request: { llm: JsonObject }, options: RequestOptions = {}): Promise<JsonObject> {
+  validate(name: string, request: { llm: JsonObject }, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, PROFILES_OPERATIONS.validate, 'name', name, request, options);
   }
 
-  rename(name: string, newName: string, options: RequestOptions = {}): Promise<JsonObject> {
+  rename(name: string, newName: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, PROFILES_OPERATIONS.rename, 'name', name, { new_name: newName }, options);
   }
 
   /** Makes the profile the server's default LLM. */
-  activate(name: string, options: RequestOptions = {}): Promise<JsonObject> {
+  activate(name: string, options: RequestOptions = {}): APIPromise<JsonObject> {
     return callNamed(this.api, PROFILES_OPERATIONS.activate, 'name', name, undefined, options);
   }
 }

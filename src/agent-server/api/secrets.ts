@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import { type DeleteResult, deleteResult } from '../../core/delete-result.js';
 import type { RequestOptions } from '../../core/options.js';
 import { optionsObject, requireNonEmptyString } from '../../core/validate.js';
@@ -37,7 +38,7 @@ export class SecretsApi {
   put(
     secret: { name: string; value: string; description?: string },
     options: RequestOptions = {},
-  ): Promise<SecretItem> {
+  ): APIPromise<SecretItem> {
     requireNonEmptyString(secret?.name, 'secret.name');
     requireNonEmptyString(secret.value, 'secret.value');
     optionalString(secret.description, 'secret.description');

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { decodeServerInfo, type ServerInfo } from '../server-info.js';
 import type { ApiContext } from './api-context.js';
@@ -57,30 +58,30 @@ export class ServerApi {
   }
 
   /** `GET /` (the same server info, never cached). */
-  root(options: RequestOptions = {}): Promise<ServerInfo> {
+  root(options: RequestOptions = {}): APIPromise<ServerInfo> {
     return this.api.call(SERVER_OPERATIONS.root, { decode: decodeServerInfo, options });
   }
 
-  alive(options: RequestOptions = {}): Promise<HealthStatus> {
+  alive(options: RequestOptions = {}): APIPromise<HealthStatus> {
     return this.api.call(SERVER_OPERATIONS.alive, { decode: decodeHealth, options });
   }
 
-  health(options: RequestOptions = {}): Promise<HealthStatus> {
+  health(options: RequestOptions = {}): APIPromise<HealthStatus> {
     return this.api.call(SERVER_OPERATIONS.health, { decode: decodeHealth, options });
   }
 
   /** `GET /ready`: resolves when ready; a 503 (still starting) is an `APIError` with status 503. */
-  ready(options: RequestOptions = {}): Promise<Record<string, string>> {
+  ready(options: RequestOptions = {}): APIPromise<Record<string, string>> {
     return this.api.call(SERVER_OPERATIONS.ready, { decode: shape<Record<string, string>>(), options });
   }
 
   /** `GET /api/init`; a server not started with deferred init answers 404 (`NotFoundError`). */
-  initStatus(options: RequestOptions = {}): Promise<InitStatus> {
+  initStatus(options: RequestOptions = {}): APIPromise<InitStatus> {
     return this.api.call(SERVER_OPERATIONS.initStatus, { decode: decodeInit, options });
   }
 
   /** `POST /api/init`: configures a dormant server; the keys in the request are registered for redaction. */
-  initialize(request: InitRequest, options: RequestOptions = {}): Promise<InitStatus> {
+  initialize(request: InitRequest, options: RequestOptions = {}): APIPromise<InitStatus> {
     requireObject(request, 'request');
     for (const key of [...(request.session_api_keys ?? []), ...(request.previous_secret_keys ?? [])])
       this.api.addSecret(key);

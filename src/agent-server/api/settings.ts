@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
 import type { ApiContext } from './api-context.js';
@@ -40,11 +41,11 @@ export class SettingsApi {
   constructor(readonly api: ApiContext) {}
 
   /** JSON schema of the agent settings (OpenAPI `SettingsSchema`). */
-  agentSchema(options: RequestOptions = {}): Promise<JsonObject> {
+  agentSchema(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(SETTINGS_OPERATIONS.agentSchema, { decode: shape(), options });
   }
 
-  conversationSchema(options: RequestOptions = {}): Promise<JsonObject> {
+  conversationSchema(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.api.call(SETTINGS_OPERATIONS.conversationSchema, { decode: shape(), options });
   }
 
@@ -67,7 +68,7 @@ export class SettingsApi {
    * Merges `update` (OpenAPI `SettingsUpdateRequest`: `agent_settings_diff`, `conversation_settings_diff`, …)
    * into the saved settings. An `api_key` anywhere in it is registered for redaction first.
    */
-  update(update: JsonObject, options: RequestOptions = {}): Promise<Settings> {
+  update(update: JsonObject, options: RequestOptions = {}): APIPromise<Settings> {
     requireObject(update, 'update');
     registerKeys(update, this.api.addSecret);
     return this.api.call(SETTINGS_OPERATIONS.update, { json: update, decode: decodeSettings, options });
@@ -92,7 +93,7 @@ export class SettingsApi {
     key: string,
     json: JsonObject | undefined,
     options: RequestOptions,
-  ): Promise<Settings> {
+  ): APIPromise<Settings> {
     requireNonEmptyString(key, 'key');
     if (json !== undefined) {
       requireObject(json, 'server');

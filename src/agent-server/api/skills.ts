@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { ApiContext } from './api-context.js';
 import { shape } from './decode.js';
@@ -48,7 +49,7 @@ export class SkillsApi {
   load(
     request: SkillsRequest = {},
     options: RequestOptions = {},
-  ): Promise<{ skills: SkillInfo[]; sources?: Record<string, number> }> {
+  ): APIPromise<{ skills: SkillInfo[]; sources?: Record<string, number> }> {
     requireObject(request, 'request');
     return this.#api.call(SKILLS_OPERATIONS.load, {
       json: request,
@@ -57,12 +58,12 @@ export class SkillsApi {
     });
   }
 
-  catalog(options: RequestOptions = {}): Promise<JsonObject> {
+  catalog(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.#api.call(SKILLS_OPERATIONS.catalog, { decode: shape(), options });
   }
 
   /** Pulls the public skills again. */
-  sync(options: RequestOptions = {}): Promise<JsonObject> {
+  sync(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.#api.call(SKILLS_OPERATIONS.sync, { decode: shape(), options });
   }
 
@@ -91,12 +92,12 @@ export class SkillsApi {
     return this.#installed.one(SKILLS_OPERATIONS.refresh, name, undefined, options);
   }
 
-  marketplace(options: RequestOptions = {}): Promise<JsonObject> {
+  marketplace(options: RequestOptions = {}): APIPromise<JsonObject> {
     return this.#api.call(SKILLS_OPERATIONS.marketplace, { decode: shape(), options });
   }
 
   /** The sub-agents the given sources define (`POST /api/sub-agents`). */
-  subAgents(request: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+  subAgents(request: JsonObject = {}, options: RequestOptions = {}): APIPromise<JsonObject> {
     requireObject(request, 'request');
     return this.#api.call(SKILLS_OPERATIONS.subAgents, { json: request, decode: shape(), options });
   }

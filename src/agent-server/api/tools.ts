@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { ApiContext } from './api-context.js';
 import { arrayOf, aString, shape } from './decode.js';
@@ -20,12 +21,12 @@ export class ToolsApi {
   constructor(readonly api: ApiContext) {}
 
   /** Names of the registered tools. */
-  list(options: RequestOptions = {}): Promise<string[]> {
+  list(options: RequestOptions = {}): APIPromise<string[]> {
     return this.api.call(TOOLS_OPERATIONS.list, { decode: arrayOf(aString), options });
   }
 
   /** The tool catalog with descriptions (1.58.0). */
-  catalog(options: RequestOptions = {}): Promise<{ tools: ToolCatalogEntry[] }> {
+  catalog(options: RequestOptions = {}): APIPromise<{ tools: ToolCatalogEntry[] }> {
     return this.api.call(TOOLS_OPERATIONS.catalog, { decode: shape({ tools: 'array' }), options });
   }
 }

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { APIError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/options.js';
 import { optionsObject } from '../../core/validate.js';
@@ -66,7 +67,7 @@ export class VSCodeApi {
   }
 
   /** Whether it is enabled and running (`{enabled, running, …}`). */
-  status(options: RequestOptions = {}): Promise<Record<string, boolean | string | null>> {
+  status(options: RequestOptions = {}): APIPromise<Record<string, boolean | string | null>> {
     return this.#api.call(this.#pick(VSCODE_OPERATIONS.status), {
       params: this.#params(),
       decode: shape(),

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import { type DeleteResult, deleteResult } from '../../core/delete-result.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireNonEmptyString } from '../../core/validate.js';
@@ -34,11 +35,11 @@ const decodeList = shape<WorkspacesList>({ workspaces: 'array', workspaceParents
 export class WorkspacesApi {
   constructor(readonly api: ApiContext) {}
 
-  list(options: RequestOptions = {}): Promise<WorkspacesList> {
+  list(options: RequestOptions = {}): APIPromise<WorkspacesList> {
     return this.api.call(WORKSPACES_OPERATIONS.list, { decode: decodeList, options });
   }
 
-  add(workspaces: readonly WorkspaceItem[], options: RequestOptions = {}): Promise<WorkspacesList> {
+  add(workspaces: readonly WorkspaceItem[], options: RequestOptions = {}): APIPromise<WorkspacesList> {
     return this.api.call(WORKSPACES_OPERATIONS.add, {
       json: { workspaces: items(workspaces, 'workspaces') },
       decode: decodeList,
@@ -56,7 +57,7 @@ export class WorkspacesApi {
     return deleteResult(path, undefined, answer.deleted ?? true);
   }
 
-  addParents(parents: readonly WorkspaceItem[], options: RequestOptions = {}): Promise<WorkspacesList> {
+  addParents(parents: readonly WorkspaceItem[], options: RequestOptions = {}): APIPromise<WorkspacesList> {
     return this.api.call(WORKSPACES_OPERATIONS.addParents, {
       json: { parents: items(parents, 'parents') },
       decode: decodeList,

@@ -1,4 +1,4 @@
-import type { ConversationViewApi } from 'agent-platform-sdk/react';
+import type { ConversationViewApi } from 'agent-platform-sdk';
 import { type FormEvent, useState } from 'react';
 
 /** The message box. `send()` shows the message at once (pending); a failure shows on that item, with Retry. */

@@ -1,4 +1,4 @@
-import type { ConversationSnapshot, ConversationViewApi } from 'agent-platform-sdk/react';
+import type { ConversationSnapshot, ConversationViewApi } from 'agent-platform-sdk';
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import { Item } from './item.js';
 

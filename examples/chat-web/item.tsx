@@ -1,4 +1,4 @@
-import type { ConversationItem, ConversationViewApi } from 'agent-platform-sdk/react';
+import type { ConversationItem, ConversationViewApi } from 'agent-platform-sdk';
 import { actionSummary, resultSummary } from './event-text.js';
 
 /** One item: a user or agent message (pending, failed or streaming), a tool call with its result, an error. */

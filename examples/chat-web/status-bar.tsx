@@ -1,4 +1,4 @@
-import type { ConversationSnapshot } from 'agent-platform-sdk/react';
+import type { ConversationSnapshot } from 'agent-platform-sdk';
 
 /** What the conversation is doing and how the page is connected; state updates show here, never as items. */
 export function StatusBar({ snapshot }: { snapshot: ConversationSnapshot }) {

@@ -1,16 +1,33 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import type { ConversationSnapshot, ConversationViewApi } from '../agent-server/view/types.js';
 
-/** What `useConversationView` needs of a view: React's external-store contract (a `ConversationView` has it). */
-export type ViewStore = Pick<ConversationViewApi, 'getSnapshot' | 'subscribe'>;
+/**
+ * What `useConversationView` needs of a view: React's external-store contract (a `ConversationView` has it).
+ * Generic over the snapshot, so that this entry's declarations name none of the SDK's types: the snapshot is
+ * the root entry's `ConversationSnapshot` of the view passed in (one declaration, one brand of each type).
+ */
+export interface ViewStore<Snapshot = unknown> {
+  getSnapshot(): Snapshot;
+  subscribe(listener: () => void): () => void;
+}
+
+/** The shape of `CONNECTING_SNAPSHOT`: a `ConversationSnapshot` with no items, not connected yet. */
+export interface ConnectingSnapshot {
+  readonly items: readonly never[];
+  readonly hasOlder: false;
+  readonly loadingOlder: false;
+  readonly ready: false;
+  readonly status: undefined;
+  readonly connection: 'connecting';
+  readonly state: undefined;
+}
 
 /**
  * The snapshot shown before a view exists: on the server (effects do not run there, so no view is opened)
  * and in the first client render of `useConversation`. Frozen, and the same object every time, as
- * `useSyncExternalStore` requires.
+ * `useSyncExternalStore` requires. It is a `ConversationSnapshot` (test/react/ssr.test.ts holds it to that type).
  */
-export const CONNECTING_SNAPSHOT: ConversationSnapshot = Object.freeze({
-  items: Object.freeze([]),
+export const CONNECTING_SNAPSHOT: ConnectingSnapshot = Object.freeze({
+  items: Object.freeze([]) as readonly never[],
   hasOlder: false,
   loadingOlder: false,
   ready: false,
@@ -24,15 +41,18 @@ const noUnsubscribe = () => {};
 /**
  * The view's current snapshot; the component renders again when the view notifies. The view notifies at
  * most once per microtask, and React batches the updates of one task, so a burst of events is one render.
- * Server rendering reads `view.getSnapshot()` too (`getServerSnapshot`), or `CONNECTING_SNAPSHOT` without a
- * view. Pass `undefined` while there is no view yet.
+ * Server rendering reads `view.getSnapshot()` too (`getServerSnapshot`). Without a view (`undefined`, `null`)
+ * it is `CONNECTING_SNAPSHOT`, typed as the view's snapshot type.
  */
-export function useConversationView(view: ViewStore | undefined | null): ConversationSnapshot {
+export function useConversationView<Snapshot>(view: ViewStore<Snapshot> | undefined | null): Snapshot {
   // Stable per view: a new function each render would make React unsubscribe and subscribe again.
   const subscribe = useCallback(
     (listener: () => void) => (view ? view.subscribe(listener) : noUnsubscribe),
     [view],
   );
-  const getSnapshot = useCallback(() => (view ? view.getSnapshot() : CONNECTING_SNAPSHOT), [view]);
+  const getSnapshot = useCallback(
+    () => (view ? view.getSnapshot() : (CONNECTING_SNAPSHOT as Snapshot)),
+    [view],
+  );
   return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
 }

@@ -1,6 +1,6 @@
 // A tiny store with the view's contract (getSnapshot, subscribe, close) for the hooks' tests: it records who
 // listens, how often it was read and whether it was closed. Shared by the Node tests and the Chromium page.
-import type { ConversationSnapshot, ConversationViewApi } from '../../src/react.js';
+import type { ConversationSnapshot, ConversationViewApi } from '../../src/index.js';
 import { CONNECTING_SNAPSHOT } from '../../src/react.js';
 
 export class FakeView {

@@ -3,6 +3,7 @@
 import { createElement, StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
+import type { ConversationSnapshot } from '../../src/index.js';
 import { useConversation, useConversationView } from '../../src/react.js';
 import { FakeView } from './fake-view.js';
 
@@ -15,7 +16,7 @@ declare global {
 let renders = 0;
 
 function List({ view }: { view: FakeView }) {
-  const snapshot = useConversationView(view);
+  const snapshot = useConversationView<ConversationSnapshot>(view);
   renders += 1;
   return createElement(
     'ul',

@@ -3,9 +3,9 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import type { ConversationSnapshot, ConversationViewApi } from '../../src/index.js';
 import {
   CONNECTING_SNAPSHOT,
-  type ConversationSnapshot,
   type ConversationViewClient,
   type ConversationViewSource,
   useConversation,
@@ -18,16 +18,20 @@ function describeSnapshot(snapshot: ConversationSnapshot): string {
   return `${snapshot.connection}:${snapshot.items.map((item) => item.text).join(',')}`;
 }
 
-function Shown({ view }: { view: ViewStore | undefined }) {
+function Shown({ view }: { view: ViewStore<ConversationSnapshot> | undefined }) {
   return createElement('p', null, describeSnapshot(useConversationView(view)));
 }
 
-function FromClient({ client }: { client: ConversationViewClient }) {
+function FromClient({ client }: { client: ConversationViewClient<ConversationViewApi, unknown> }) {
   const { view, snapshot } = useConversation(client, 'c-1');
   return createElement('p', null, `${view === undefined}:${describeSnapshot(snapshot)}`);
 }
 
-function FromHandle({ handle }: { handle: ConversationViewSource }) {
+function FromHandle({
+  handle,
+}: {
+  handle: ConversationViewSource<ConversationViewApi, { pageSize?: number }>;
+}) {
   const { snapshot } = useConversation(handle, { pageSize: 20 });
   return createElement('p', null, describeSnapshot(snapshot));
 }
@@ -41,7 +45,10 @@ describe('server rendering', () => {
     expect(view.listeners.size).toBe(0);
   });
 
-  it('useConversationView without a view renders the connecting snapshot', () => {
+  it('useConversationView without a view renders the connecting snapshot, a ConversationSnapshot', () => {
+    // Compile-time: the connecting snapshot is a snapshot of the root entry's type (the hooks hand it out as one).
+    const asSnapshot: ConversationSnapshot = CONNECTING_SNAPSHOT;
+    expect(asSnapshot.items).toEqual([]);
     expect(renderToString(createElement(Shown, { view: undefined }))).toBe('<p>connecting:</p>');
     expect(Object.isFrozen(CONNECTING_SNAPSHOT)).toBe(true);
   });

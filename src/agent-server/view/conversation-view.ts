@@ -262,6 +262,7 @@ export class ConversationView implements ConversationViewApi {
 
   async #deliver(id: string, message: MessageInput, options: ViewSendOptions): Promise<void> {
     const run = options.run ?? true;
+    if (run) this.#idle.sent();
     const entry = { run, timer: undefined as ReturnType<typeof setTimeout> | undefined };
     this.#sends.set(id, entry);
     const text = typeof message === 'string' ? { content: message, run } : { ...message, run };
@@ -297,6 +298,7 @@ export class ConversationView implements ConversationViewApi {
 
   #onState(state: ConversationStateMirror): void {
     if (this.#closed) return;
+    this.#idle.state(state);
     if (state.execution_status !== 'running') this.#stream.clear();
     this.#changed();
   }
@@ -326,7 +328,6 @@ export class ConversationView implements ConversationViewApi {
     const send = this.#sends.get(id);
     this.#sends.delete(id);
     if (send?.timer !== undefined) clearTimeout(send.timer);
-    if (send?.run !== false) this.#idle.echoed();
   }
 
   #changed(): void {
@@ -406,7 +407,7 @@ export class ConversationView implements ConversationViewApi {
     if (this.#idleWaiters.size === 0) return;
     const snapshot = this.#snapshot;
     const terminal = this.#ready && isTerminalExecutionStatus(snapshot.status);
-    const waiting = this.#pending.sending || this.#idle.echoWaiting || this.#incoming.length > 0;
+    const waiting = this.#pending.sending || this.#idle.runPending || this.#incoming.length > 0;
     if (!terminal || waiting) {
       this.#clearQuietTimer();
       return;

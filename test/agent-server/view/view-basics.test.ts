@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AgentServerClient } from '../../../src/agent-server/index.js';
 import { ScriptedAgent } from '../../../src/testing.js';
-import { useMswServer } from '../../helpers/msw.js';
+// Not a React hook: biome's hook rule goes by the `use` prefix.
+import { useMswServer as withMswServer } from '../../helpers/msw.js';
 import { simulatedServer, until } from '../simulated.js';
 
 const KEY = 'view-session-key-0001';
 const sim = simulatedServer('view-basics.test', { version: '1.58.0', sessionApiKey: KEY });
-useMswServer(...sim.handlers);
+withMswServer(...sim.handlers);
 
 function client() {
   return new AgentServerClient({

@@ -373,9 +373,7 @@ describe('ConversationView: whenIdle', () => {
     source.publish(stateUpdate('stats', { usage_to_metrics: { default: { accumulated_cost: 0.5 } } }));
     await settle();
     expect(idle).toBe(view.getSnapshot());
-    expect((view.getSnapshot().state?.stats as { usage_to_metrics: object }).usage_to_metrics).toHaveProperty(
-      'default',
-    );
+    expect(view.getSnapshot().state?.stats).toHaveProperty('usage_to_metrics.default');
     view.close();
   });
 
@@ -399,6 +397,37 @@ describe('ConversationView: whenIdle', () => {
     await settle();
     expect(idle).toBe(false);
     source.publish(stateUpdate('stats', {}));
+    await settle();
+    expect(idle).toBe(true);
+    view.close();
+  });
+
+  it('sees a stats update the live layer applies to the state only, and a run shown before its echo', async () => {
+    const source = new FakeSource({ echo: false });
+    source.store(stateUpdate('execution_status', 'finished'));
+    const view = source.view();
+    source.live.connect({ execution_status: 'finished', stats: { n: 0 } });
+    await view.ready;
+    const sending = view.send('go');
+    let idle = false;
+    view.whenIdle().then(() => {
+      idle = true;
+    });
+    const live = source.live;
+    const mirror = (key: string, value: unknown) => {
+      live.state = { ...live.state, [key]: value };
+      live.emit('state', live.state);
+    };
+    // The run's statuses come as state before the echo is delivered (a durable event held back).
+    mirror('execution_status', 'running');
+    mirror('execution_status', 'finished');
+    await sending;
+    await settle();
+    expect(idle).toBe(false);
+    source.publish(userMessage('go'));
+    await settle();
+    expect(idle).toBe(false);
+    mirror('stats', { n: 1 });
     await settle();
     expect(idle).toBe(true);
     view.close();

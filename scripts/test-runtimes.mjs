@@ -179,8 +179,12 @@ async function workerdCell({ worker }, config, compatibilityFlags) {
   }
 }
 
-/** Serves the page on its own loopback port: the agent server is another origin, as for a real app. */
-async function chromiumCell({ page: script }, config) {
+/**
+ * Serves the page on its own loopback port (the agent server is another origin, as for a real app) and calls
+ * `fn(argument)` in it: a function of browser-host.ts (`runSmoke`, `probeCors`). `host` names the page's
+ * origin: Chromium resolves it to 127.0.0.1, so a page can be on a non-loopback origin.
+ */
+export async function inChromiumPage({ page: script }, fn, argument, host = '127.0.0.1') {
   const { chromium } = await import('playwright-core');
   const html = '<!doctype html><meta charset="utf-8"><script type="module" src="/smoke.js"></script>';
   const server = createServer((request, response) => {
@@ -199,19 +203,20 @@ async function chromiumCell({ page: script }, config) {
       '--disable-gpu',
       '--no-first-run',
       '--disable-background-networking',
+      ...(host === '127.0.0.1' ? [] : [`--host-resolver-rules=MAP ${host} 127.0.0.1`]),
     ],
   });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const errors = [];
     page.on('pageerror', (error) => errors.push(String(error)));
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(`http://${host}:${server.address().port}/`);
     await page
-      .waitForFunction(() => 'runSmoke' in globalThis, undefined, { timeout: 30_000 })
+      .waitForFunction((name) => name in globalThis, fn, { timeout: 30_000 })
       .catch(() => {
         throw new Error(`the page did not load the smoke suite: ${errors.join('; ')}`);
       });
-    return await page.evaluate((c) => globalThis.runSmoke(c), config);
+    return await page.evaluate(([name, value]) => globalThis[name](value), [fn, argument]);
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -219,7 +224,9 @@ async function chromiumCell({ page: script }, config) {
   }
 }
 
-function chromiumMissing() {
+const chromiumCell = (built, config) => inChromiumPage(built, 'runSmoke', config);
+
+export function chromiumMissing() {
   if (existsSync(CHROMIUM_PATH)) return undefined;
   const reason = `no Chromium at ${CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)`;
   if (process.env.CI === 'true') throw new Error(`the Chromium cells cannot be skipped under CI: ${reason}`);

@@ -1,4 +1,6 @@
-// The smoke suite's host in a browser page: the runner calls `runSmoke(config)` with page.evaluate.
+// The smoke suite's host in a browser page: the runner calls `runSmoke(config)` (and the real-server test
+// `probeCors(target)`) with page.evaluate.
+import { probeCors } from './cors-probe.js';
 import { smoke } from './smoke.js';
 
-(globalThis as { runSmoke?: typeof smoke }).runSmoke = smoke;
+Object.assign(globalThis, { runSmoke: smoke, probeCors });

@@ -13,6 +13,7 @@ const ENTRIES = {
   'agent-platform-sdk/models': 'src/models.ts',
   'agent-platform-sdk/tracing': 'src/tracing.ts',
   'agent-platform-sdk/testing': 'src/testing.ts',
+  'agent-platform-sdk/react': 'src/react.ts',
 };
 
 /** `value name` or `type name` for every export of each entry, sorted. */

@@ -25,13 +25,14 @@ export async function probeCors(target: {
     () => 'ok' as const,
     (error: unknown) => ({ name: (error as Error).name, message: (error as Error).message }),
   );
-  const socketUrl = `${target.url.replace(/^http/, 'ws')}/sockets/events/${target.conversationId}`;
+  // The key in the query, which every server version takes: what is probed is the Origin, not the auth.
+  const key = encodeURIComponent(target.sessionApiKey);
+  const socketUrl = `${target.url.replace(/^http/, 'ws')}/sockets/events/${target.conversationId}?session_api_key=${key}`;
   const socketOpened = await new Promise<boolean>((resolve) => {
     const socket = new WebSocket(socketUrl);
     const timer = setTimeout(() => resolve(false), 10_000);
     socket.addEventListener('open', () => {
       clearTimeout(timer);
-      socket.send(JSON.stringify({ type: 'auth', session_api_key: target.sessionApiKey }));
       socket.close();
       resolve(true);
     });

@@ -109,19 +109,23 @@ function checkPackSize() {
 
 /**
  * Type-checks an app of every entry point against the installed tarball as a strict app does, with
- * `skipLibCheck: false`. `@opentelemetry/api` (an optional peer) is not installed: `./tracing` must not need it.
+ * `skipLibCheck: false`. `@opentelemetry/api` and `react` (optional peers) are not installed: `./tracing` and
+ * `./react` must not need them to type-check.
  */
 function typeCheckInstalled(app) {
   if (existsSync(join(app, 'node_modules', '@opentelemetry', 'api')))
     throw new Error('@opentelemetry/api installed');
   writeFileSync(
     join(app, 'types.ts'),
-    `import { EventsClient, isNotFoundError, type Event } from 'agent-platform-sdk';
+    `import { AgentServerClient, EventsClient, isNotFoundError, type ConversationSnapshot, type Event } from 'agent-platform-sdk';
 import { EventSchema } from 'agent-platform-sdk/models';
+import { useConversation } from 'agent-platform-sdk/react';
 import { createEventSpans, resolveTraceExport } from 'agent-platform-sdk/tracing';
 const client = new EventsClient({ baseUrl: 'http://localhost:8000', sessionApiKey: 'key' });
 const first: Promise<Event | undefined> = client.get('c', 'e').catch((e) => (isNotFoundError(e) ? undefined : Promise.reject(e)));
-export { first, createEventSpans, resolveTraceExport, EventSchema };
+// ./react's declarations need no React types, and its hooks take the root entry's client and give its snapshot.
+const snapshotOf = (server: AgentServerClient): ConversationSnapshot => useConversation(server, 'id').snapshot;
+export { first, snapshotOf, createEventSpans, resolveTraceExport, EventSchema };
 `,
   );
   writeFileSync(

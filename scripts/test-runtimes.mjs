@@ -1,8 +1,8 @@
 // The runtime smoke suite of `npm test` (after the package checks; docs/runtimes.md): the packed package,
 // installed into a scratch app as a user installs it, runs test/runtimes/smoke.ts on Node 22, Node 24, Bun,
-// Deno (only --allow-net --allow-read), workerd through miniflare (with and without nodejs_compat) and headless
-// Chromium, each against the simulator as 1.58.2 and as 1.15.0 (before the session socket and first-message
-// auth). One line per cell; any red cell fails the run. Chromium missing skips its cells with one line, never
+// Deno (only --allow-net --allow-read), workerd through miniflare (with and without nodejs_compat), headless
+// Chromium and headless Firefox (over WebDriver BiDi, scripts/firefox-bidi.mjs), each against the simulator as
+// 1.58.2 and as 1.15.0 (before the session socket and first-message auth). One line per cell; any red cell fails the run. A browser missing skips its cells with one line, never
 // under CI=true.
 //
 //   node scripts/test-runtimes.mjs [--only node22,deno] [--versions 1.58.2] [--keep] [--verbose]
@@ -14,6 +14,7 @@ import { createServer as createNetServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { firefoxMissing, inFirefoxPage } from './firefox-bidi.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -186,13 +187,7 @@ async function workerdCell({ worker }, config, compatibilityFlags) {
  */
 export async function inChromiumPage({ page: script }, fn, argument, host = '127.0.0.1') {
   const { chromium } = await import('playwright-core');
-  const html = '<!doctype html><meta charset="utf-8"><script type="module" src="/smoke.js"></script>';
-  const server = createServer((request, response) => {
-    if (request.url === '/smoke.js')
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else response.writeHead(200, { 'content-type': 'text/html' }).end(html);
-  });
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const server = await servePage(script);
   const profile = mkdtempSync(join(tmpdir(), 'runtime-smoke-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     headless: true,
@@ -226,6 +221,27 @@ export async function inChromiumPage({ page: script }, fn, argument, host = '127
 
 const chromiumCell = (built, config) => inChromiumPage(built, 'runSmoke', config);
 
+/** The page and its one script on a loopback port of its own. */
+async function servePage(script) {
+  const html = '<!doctype html><meta charset="utf-8"><script type="module" src="/smoke.js"></script>';
+  const server = createServer((request, response) => {
+    if (request.url === '/smoke.js')
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    else response.writeHead(200, { 'content-type': 'text/html' }).end(html);
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return server;
+}
+
+async function firefoxCell({ page: script }, config) {
+  const server = await servePage(script);
+  try {
+    return await inFirefoxPage(`http://127.0.0.1:${server.address().port}/`, 'runSmoke', config);
+  } finally {
+    server.close();
+  }
+}
+
 export function chromiumMissing() {
   if (existsSync(CHROMIUM_PATH)) return undefined;
   const reason = `no Chromium at ${CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)`;
@@ -241,6 +257,7 @@ export const RUNTIMES = [
   { label: 'workerd', run: (built, config) => workerdCell(built, config, []) },
   { label: 'workerd+nodejs_compat', run: (built, config) => workerdCell(built, config, ['nodejs_compat']) },
   { label: 'chromium', skip: chromiumMissing, run: chromiumCell },
+  { label: 'firefox', skip: firefoxMissing, run: firefoxCell },
 ];
 
 /** The simulator's part of the configuration (the agent server's, the runtime API's and the gateway's). */

@@ -13,7 +13,7 @@ export {
   type CollectorExporter,
   collectorConfig,
 } from './tracing/collector-config.js';
-export { OtlpDecodeError, TraceContextError, TraceTargetError } from './tracing/errors.js';
+export { OtlpDecodeError, TraceTargetError } from './tracing/errors.js';
 export { formatOtlpHeaders, type ParsedHeaders, parseOtlpHeaders } from './tracing/headers.js';
 export {
   type ConversationIdGenerator,
@@ -26,12 +26,6 @@ export {
   type DecodedSpan,
   decodeOtlpTraces,
 } from './tracing/otlp-json.js';
-export {
-  type OpenTelemetryApiLike,
-  type ParentSpanSource,
-  parentSpanContext,
-  type SpanContextLike,
-} from './tracing/parent-span-context.js';
 export {
   type TargetSettings,
   type TraceRedirect,

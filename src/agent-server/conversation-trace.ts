@@ -17,7 +17,7 @@ export interface ConversationTrace {
   metadata?: Record<string, TraceMetadataValue> | undefined;
   /**
    * The span the conversation's traces hang under: the JSON span context the server's tracing SDK reads, as
-   * `parentSpanContext()` of `agent-platform-sdk/tracing` builds it from the app's current trace.
+   * `parentSpanContext()` builds it from the app's current trace.
    */
   parentSpanContext?: string | undefined;
 }

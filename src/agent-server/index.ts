@@ -101,6 +101,12 @@ export type {
 export type { WebSocketConstructor, WebSocketLike } from './live/web-socket.js';
 export type { ImageContentInput, MessageInput, MessageRole, TextContentInput } from './message-input.js';
 export type { AgentServerClientOptions } from './options.js';
+export {
+  type OpenTelemetryApiLike,
+  type ParentSpanSource,
+  parentSpanContext,
+  type SpanContextLike,
+} from './parent-span-context.js';
 export type { ServerInfo } from './server-info.js';
 export {
   AGENT_SERVER_FEATURES,

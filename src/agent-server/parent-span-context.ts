@@ -2,9 +2,10 @@
  * The app's current trace as the parent of a conversation's traces: the value of `trace.parentSpanContext` on
  * `conversations.create` (the server's `X-OpenHands-Observability-Parent-Span-Context`). The agent server
  * reads it with its tracing SDK's `LaminarSpanContext.deserialize`: JSON with `trace_id` and `span_id` as
- * UUID strings (the 128-bit trace id as is, the 64-bit span id as the low half), and `is_remote`.
+ * UUID strings (the 128-bit trace id as is, the 64-bit span id as the low half), and `is_remote`. Here, not in
+ * `./tracing`: the format is the agent server's, and that entry's size budget has no room.
  */
-import { TraceContextError } from './errors.js';
+import { invalid } from './invalid.js';
 
 /** What `@opentelemetry/api`'s `SpanContext` carries (lower-case hex ids). */
 export interface SpanContextLike {
@@ -47,26 +48,26 @@ function serialize(traceId: string, spanId: string): string {
 
 /**
  * The parent span context for `source`. A `traceparent` or `SpanContext` that is not a valid trace context is a
- * `TraceContextError`; an `api` without an active (valid) span gives undefined: there is no trace to join.
+ * `RequestValidationError` naming it; an `api` without an active (valid) span gives undefined: there is no trace to join.
  */
 export function parentSpanContext(source: ParentSpanSource): string | undefined {
   if (typeof source === 'string') {
     const match = TRACEPARENT.exec(source.trim());
     if (!match || match[1] === 'ff' || (match[1] === '00' && match[5] !== undefined)) {
-      throw new TraceContextError('traceparent', 'must be a W3C traceparent: 00-<32 hex>-<16 hex>-<2 hex>');
+      throw invalid('traceparent', 'must be a W3C traceparent: 00-<32 hex>-<16 hex>-<2 hex>');
     }
     if (!valid(match[2]!, match[3]!)) {
-      throw new TraceContextError('traceparent', 'has an all-zero trace or span id');
+      throw invalid('traceparent', 'has an all-zero trace or span id');
     }
     return serialize(match[2]!, match[3]!);
   }
   if (typeof source !== 'object' || source === null) {
-    throw new TraceContextError('source', 'must be a traceparent string, a SpanContext or { api, context? }');
+    throw invalid('source', 'must be a traceparent string, a SpanContext or { api, context? }');
   }
   if ('api' in source) {
     const { api } = source;
     if (typeof api?.trace?.getSpanContext !== 'function' || typeof api?.context?.active !== 'function') {
-      throw new TraceContextError('api', "must be the '@opentelemetry/api' module");
+      throw invalid('api', "must be the '@opentelemetry/api' module");
     }
     const context =
       'context' in source && source.context !== undefined ? source.context : api.context.active();
@@ -75,10 +76,7 @@ export function parentSpanContext(source: ParentSpanSource): string | undefined 
   }
   const { traceId, spanId } = source as SpanContextLike;
   if (typeof traceId !== 'string' || typeof spanId !== 'string' || !valid(traceId, spanId)) {
-    throw new TraceContextError(
-      'spanContext',
-      'must have a 32-hex traceId and a 16-hex spanId, not all zeros',
-    );
+    throw invalid('spanContext', 'must have a 32-hex traceId and a 16-hex spanId, not all zeros');
   }
   return serialize(traceId, spanId);
 }

@@ -23,13 +23,3 @@ export class OtlpDecodeError extends AgentPlatformError {
   }
 }
 brand(OtlpDecodeError, 'OtlpDecodeError');
-
-/** A trace context that cannot be a parent span (`parentSpanContext`); `field` names what was wrong. */
-export class TraceContextError extends AgentPlatformError {
-  readonly field: string;
-  constructor(field: string, detail: string) {
-    super(`trace context ${field}: ${detail}`);
-    this.field = field;
-  }
-}
-brand(TraceContextError, 'TraceContextError');

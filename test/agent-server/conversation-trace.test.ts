@@ -1,9 +1,8 @@
 // Issue 34 item 8: `conversations.create(request, { trace })` sends the server's observability headers
 // (X-OpenHands-Observability-Span-Name, -Tags, -Metadata, -Parent-Span-Context), each checked first.
 import { describe, expect, it } from 'vitest';
-import { AgentServerClient, isRequestValidationError } from '../../src/index.js';
+import { AgentServerClient, isRequestValidationError, parentSpanContext } from '../../src/index.js';
 import { AgentServerStore, agentServerHandlers } from '../../src/testing.js';
-import { parentSpanContext } from '../../src/tracing.js';
 import { useMswServer } from '../helpers/msw.js';
 
 const KEY = 'trace-client-session-key-71';

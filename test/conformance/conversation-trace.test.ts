@@ -4,8 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentServerClient } from '../../src/index.js';
-import { parentSpanContext } from '../../src/tracing.js';
+import { AgentServerClient, parentSpanContext } from '../../src/index.js';
 import { newestVersion, requirePeer } from '../peers/peers.js';
 import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm.js';

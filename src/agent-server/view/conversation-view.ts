@@ -274,14 +274,15 @@ export class ConversationView implements ConversationViewApi {
     } catch (error) {
       this.#sends.delete(id);
       const failure = error instanceof Error ? error : new Error(String(error));
-      if (this.#pending.fail(id, failure)) this.#changed();
+      if (this.#pending.fail(id, failure, 'request')) this.#changed();
       throw failure;
     }
     // The echo may have come before the answer did.
     if (this.#pending.get(id) === undefined || this.#closed) return;
     entry.timer = setTimeout(() => {
       this.#sends.delete(id);
-      if (this.#pending.fail(id, new ViewEchoTimeoutError(this.#settings.echoTimeout))) this.#changed();
+      if (this.#pending.fail(id, new ViewEchoTimeoutError(this.#settings.echoTimeout), 'no-echo'))
+        this.#changed();
     }, this.#settings.echoTimeout);
   }
 

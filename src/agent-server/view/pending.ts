@@ -29,8 +29,8 @@ export class PendingMessages {
   }
 
   /** Marks an item failed (no change when it is gone: its echo came). Returns true when it changed. */
-  fail(id: string, error: Error): boolean {
-    return this.#replace(id, (item) => pendingItem(id, item.pending?.message ?? '', error));
+  fail(id: string, error: Error, reason: 'request' | 'no-echo'): boolean {
+    return this.#replace(id, (item) => pendingItem(id, item.pending?.message ?? '', { error, reason }));
   }
 
   /** A failed item back to `sending` (a retry). Returns true when it changed. */
@@ -73,14 +73,18 @@ export function inputText(message: MessageInput): string {
   return text;
 }
 
-function pendingItem(id: string, message: MessageInput, error: Error | undefined): ConversationItem {
+function pendingItem(
+  id: string,
+  message: MessageInput,
+  failure: { error: Error; reason: 'request' | 'no-echo' } | undefined,
+): ConversationItem {
   return Object.freeze({
     id,
     type: 'user-message',
     events: Object.freeze([]) as readonly Event[],
     text: inputText(message),
     pending: Object.freeze(
-      error === undefined ? { state: 'sending', message } : { state: 'failed', message, error },
+      failure === undefined ? { state: 'sending', message } : { state: 'failed', message, ...failure },
     ),
   });
 }

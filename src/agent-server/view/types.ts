@@ -21,7 +21,12 @@ export interface PendingMessage {
   readonly state: 'sending' | 'failed';
   /** The message as passed to `send()`. */
   readonly message: MessageInput;
-  /** Why it failed (`state: 'failed'`): the request's error, or a `ViewEchoTimeoutError`. */
+  /**
+   * Why it failed (`state: 'failed'`): `request`, the request failed (`error` is its error); `no-echo`, the server
+   * accepted it but the persisted message did not arrive within `echoTimeout` (`error` is a `ViewEchoTimeoutError`,
+   * code `VIEW_ECHO_TIMEOUT`).
+   */
+  readonly reason?: 'request' | 'no-echo';
   readonly error?: Error;
 }
 

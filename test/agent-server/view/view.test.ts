@@ -257,6 +257,7 @@ describe('ConversationView: optimistic send', () => {
     const failed = view.getSnapshot().items[0];
     expect(failed?.pending?.state).toBe('failed');
     expect(isViewEchoTimeoutError(failed?.pending?.error)).toBe(true);
+    expect(failed?.pending?.reason).toBe('no-echo');
     source.options.echo = true;
     await view.retry(failed?.id as string);
     await settle();
@@ -277,6 +278,7 @@ describe('ConversationView: optimistic send', () => {
     await settle();
     expect(view.getSnapshot().items[0]?.pending).toMatchObject({
       state: 'failed',
+      reason: 'request',
       error: { message: '500 from the server' },
     });
     expect(() => view.retry('nope')).toThrow();
@@ -406,7 +408,7 @@ describe('ConversationView: whenIdle', () => {
     const source = new FakeSource({ echo: false });
     source.store(stateUpdate('execution_status', 'finished'));
     const view = source.view();
-    source.live.connect({ execution_status: 'finished', stats: { n: 0 } });
+    source.live.connect({ execution_status: 'finished', stats: { usage_to_metrics: {} } });
     await view.ready;
     const sending = view.send('go');
     let idle = false;
@@ -427,7 +429,7 @@ describe('ConversationView: whenIdle', () => {
     source.publish(userMessage('go'));
     await settle();
     expect(idle).toBe(false);
-    mirror('stats', { n: 1 });
+    mirror('stats', { usage_to_metrics: { agent: {} } });
     await settle();
     expect(idle).toBe(true);
     view.close();

@@ -57,14 +57,8 @@ export function simulatedServer(
   return { baseUrl, store, connections, handlers, restHandlers };
 }
 
-/** Waits until `predicate` holds (polling every few ms), or fails after `timeout` ms. */
-export async function until(predicate: () => boolean, timeout = 5_000, what = 'condition'): Promise<void> {
-  const started = Date.now();
-  while (!predicate()) {
-    if (Date.now() - started > timeout) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+/** Waits until a condition holds: the shared helper (test/helpers/wait-for.ts). */
+export { waitFor as until } from '../helpers/wait-for.js';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -37,10 +37,10 @@ describe('a reused id among the frames held back during a catch-up', () => {
         if (received.length === 2) return;
       }
     })();
-    await until(() => received.length === 1, 5_000, 'event-0');
+    await until(() => received.length === 1, 'event-0');
     server.search = 'hang';
     sockets[0]?.close(1011, 'restart');
-    await until(() => errors.length > 0, 5_000, 'the report');
+    await until(() => errors.length > 0, 'the report');
     expect(sub.phase).toBe('syncing');
     expect(errors.every(isSubscriptionProtocolError)).toBe(true);
     expect(errors.map((error) => error.message)).toEqual([

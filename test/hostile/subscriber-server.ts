@@ -170,10 +170,5 @@ export const fast = { initialDelay: 5, maxDelay: 20, overloadedDelay: 10 };
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function until(predicate: () => boolean, timeout = 5_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
+/** Waits until a condition holds: the shared helper (test/helpers/wait-for.ts). */
+export { waitFor as until } from '../helpers/wait-for.js';

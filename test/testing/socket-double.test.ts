@@ -107,7 +107,7 @@ describe('the live layer', () => {
       await sub.ready;
       sub.close();
     }
-    await until(() => sim.connections.every((connection) => connection.closed), 2_000, 'sockets closed');
+    await until(() => sim.connections.every((connection) => connection.closed), 'sockets closed');
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

@@ -21,6 +21,7 @@ import {
 import { type Connection, dropConnection, type LiveProtocol, newConnection } from './connection.js';
 import { ConnectionFlow } from './connection-flow.js';
 import type { SubscriptionContext } from './context.js';
+import { deadline } from './deadline.js';
 import type { DeliveryCore } from './delivery-core.js';
 import { ReadyWaiters } from './ready-waiters.js';
 import { ReconnectPolicy } from './reconnect-policy.js';
@@ -127,10 +128,9 @@ export class Connector {
     // Before any connection worked, a host that does not answer must not hold the first error back.
     const budget = this.#policy.connectBudgetLeft();
     const attempt = new AbortController();
-    const budgetTimer =
-      budget === Number.POSITIVE_INFINITY
-        ? undefined
-        : setTimeout(() => attempt.abort(), Math.max(1, budget));
+    // A refusal that arrived before the budget ran out names the cause, however late it is read (deadline.ts).
+    const cancelBudget =
+      budget === Number.POSITIVE_INFINITY ? undefined : deadline(Math.max(1, budget), () => attempt.abort());
     const signal = AbortSignal.any([this.#lifetime.signal, attempt.signal]);
     try {
       // After a failed attempt the cached version may be stale (a server rolled back or upgraded picks
@@ -151,7 +151,7 @@ export class Connector {
       else this.#retryAfter({ reason: 'error', error }, true);
       return;
     } finally {
-      clearTimeout(budgetTimer);
+      cancelBudget?.();
     }
     if (this.#ended()) return;
     const protocol: LiveProtocol =

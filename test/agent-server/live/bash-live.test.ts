@@ -65,7 +65,7 @@ describe('bash.live(): /sockets/bash-events on the delivery core', () => {
     const loop = collect(live, seen);
     await live.ready;
     const command = await client.bash.start('echo hello');
-    await until(() => outputs.length === 1, 5_000, 'the output');
+    await until(() => outputs.length === 1, 'the output');
     live.close();
     expect(await loop).toBeUndefined();
     expect(seen.map((event) => event.kind)).toEqual(['BashCommand', 'BashOutput']);
@@ -89,16 +89,16 @@ describe('bash.live(): /sockets/bash-events on the delivery core', () => {
       const seen: BashEvent[] = [];
       const loop = collect(live, seen);
       const history = await count(client);
-      await until(() => seen.length === history, 5_000, 'the history');
+      await until(() => seen.length === history, 'the history');
       // The history comes over REST: the first socket is asked for no resend.
       const first = bashSockets.at(-1)!;
       expect(first.url.searchParams.has('resend_all')).toBe(false);
       first.close(1011, 'server restarting');
       // Published while the stream is down: the next connection's resend and REST catch-up bring them.
       for (let i = 0; i < 2; i += 1) await client.bash.execute(`echo during ${i}`);
-      await until(() => seen.length >= history + 4, 5_000, 'the events published during the drop');
+      await until(() => seen.length >= history + 4, 'the events published during the drop');
       for (let i = 0; i < 2; i += 1) await client.bash.execute(`echo after ${i}`);
-      await until(() => seen.length >= history + 8, 5_000, 'the live events after the reconnect');
+      await until(() => seen.length >= history + 8, 'the live events after the reconnect');
       await sleep(30);
       live.close();
       await loop;

@@ -65,7 +65,7 @@ describe('a reused event id with new content, on both sockets', () => {
       const sub = clientFor(server, warnings).subscribe(id, { protocol });
       const errors = protocolErrors(sub);
       const got = take(sub, 3);
-      await until(() => sub.phase === 'live', 5_000, 'live');
+      await until(() => sub.phase === 'live', 'live');
       const first = store.publish(id, store.message('first'));
       // A new log entry under the id of the first: other content, another timestamp.
       store.publish(id, { ...store.message('imposter'), id: first.id });
@@ -128,13 +128,13 @@ describe('a reused event id with new content, on both sockets', () => {
       const errors: Error[] = [];
       sub.on('error', (error) => errors.push(error));
       const got = take(sub, 5);
-      await until(() => sub.phase === 'live', 5_000, 'live');
+      await until(() => sub.phase === 'live', 'live');
       const before = connections.length;
       // Dropped by the server: the reconnect reads (or is resent) the same events again.
       if (protocol === 'events') connections.at(-1)?.client.close(1011, 'restart');
       store.publish(id, store.message('live 0'));
       if (protocol === 'events')
-        await until(() => connections.length > before && sub.phase === 'live', 5_000, 'the reconnect');
+        await until(() => connections.length > before && sub.phase === 'live', 'the reconnect');
       store.publish(id, store.message('live 1'));
       const events = await got;
       expect(events.map((event) => label(event as never))).toEqual([

@@ -36,7 +36,7 @@ describe('simulated servers and the two sockets', () => {
         }
       })();
       await sub.ready;
-      await until(() => opened.length > 0, 2000, 'open');
+      await until(() => opened.length > 0, 'open');
       for (let i = 0; i < 5; i += 1) store.publish(id, store.message(`live ${i}`));
       await consumer;
       expect(labels).toEqual([

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ReconnectInfo, StreamDelta } from '../../../src/agent-server/index.js';
 import {
   isSubscriptionAuthenticationError,
@@ -285,12 +285,21 @@ describe('/sockets/session against a hostile server', () => {
     it('4004 while REST finds the conversation gives up after reconnect.leaseTimeout', async () => {
       // As the real server does: the close comes at accept, before any state.
       const server = await hostile((socket) => socket.close(4004, 'Conversation not found'));
-      const sub = client(server).subscribe(ID, {
-        reconnect: { ...fast, giveUpAfter: 50, leaseTimeout: 150 },
-      });
-      const error = (await take(sub, 1).catch((e) => e)) as SubscriptionError;
-      expect(isSubscriptionConnectionError(error)).toBe(true);
-      expect(server.paths.length).toBeGreaterThan(2);
+      // The outage clock on a faked Date that moves 4 s per failed attempt, so the count of attempts is the
+      // same on any machine (issue 31): giveUpAfter alone would end at the 3rd, the lease at the 5th.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const sub = client(server).subscribe(ID, {
+          reconnect: { ...fast, giveUpAfter: 5_000, leaseTimeout: 15_000 },
+        });
+        sub.on('reconnecting', () => vi.setSystemTime(Date.now() + 4_000));
+        const error = (await take(sub, 1).catch((e) => e)) as SubscriptionError;
+        expect(isSubscriptionConnectionError(error)).toBe(true);
+        expect(error.message).toContain('reconnect.giveUpAfter 15000 ms');
+        expect(server.paths.length).toBe(5);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('1013 credential_binding_activation_required: a typed error that says what to do, no reconnect', async () => {
@@ -358,15 +367,21 @@ describe('/sockets/session against a hostile server', () => {
     await new Promise((resolve) => server.server.close(resolve));
     servers.splice(servers.indexOf(server.server), 1);
     const logs: string[] = [];
+    // The budget on a faked Date that moves 2 s per failed attempt: a few refusals fit in giveUpAfter on any
+    // machine, however long each takes to arrive (issue 31).
+    vi.useFakeTimers({ toFake: ['Date'] });
     const sub = client({ ...server, url }, logs).subscribe(ID, {
       protocol: 'session',
-      reconnect: { ...fast, giveUpAfter: 200 },
+      reconnect: { ...fast, giveUpAfter: 5_000 },
     });
     let retries = 0;
     sub.on('reconnecting', () => {
       retries += 1;
+      vi.setSystemTime(Date.now() + 2_000);
     });
-    const error = (await take(sub, 1).catch((e) => e)) as SubscriptionError;
+    const error = (await take(sub, 1)
+      .catch((e) => e)
+      .finally(() => vi.useRealTimers())) as SubscriptionError;
     expect(isSubscriptionConnectionError(error)).toBe(true);
     expect(error.message).toContain('giveUpAfter');
     // The cause is named, not only "error; reconnecting".
@@ -383,7 +398,7 @@ describe('/sockets/session against a hostile server', () => {
     });
     const sub = client(server).subscribe(ID, { protocol: 'events', reconnect: fast });
     await sub.ready;
-    await until(() => server.paths.length > 0, 1000, 'a handshake');
+    await until(() => server.paths.length > 0, 'a handshake');
     expect(server.paths[0]).toBe(`/sockets/events/${ID}`);
     sub.close();
   });

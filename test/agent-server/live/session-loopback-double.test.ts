@@ -15,9 +15,9 @@ describe('the loopback double and /sockets/session', () => {
       const frames: Record<string, unknown>[] = [];
       socket.addEventListener('message', (event) => frames.push(JSON.parse(String(event.data))));
       await new Promise((resolve) => socket.addEventListener('open', resolve));
-      await until(() => frames.length >= 4, 2000, 'replay');
+      await until(() => frames.length >= 4, 'replay');
       socket.send('{"not":"a message"}');
-      await until(() => frames.length >= 5, 2000, 'error envelope');
+      await until(() => frames.length >= 5, 'error envelope');
       socket.close();
       expect(frames.map((f) => [f.type, f.seq])).toEqual([
         ['sync', undefined],

@@ -37,10 +37,12 @@ describe('progress is success', () => {
           socket.send(durable(seq));
         }
       });
-      // An outage budget far below what the many drops take in all: only progress keeps the subscription alive.
+      // Three failed attempts in a row would end the subscription, far fewer than the drops: only progress
+      // (each connection delivered) keeps it alive. Counted, not timed: a wall-clock outage budget would be
+      // the machine's speed under test (issue 31); reconnect-policy.test.ts shows progress resets that clock.
       const sub = client(server).subscribe(ID, {
         history: true,
-        reconnect: { initialDelay: 5, maxDelay: 20, giveUpAfter: 150, maxAttempts: 3 },
+        reconnect: { initialDelay: 5, maxDelay: 20, maxAttempts: 3 },
       });
       const reconnects: ReconnectInfo[] = [];
       sub.on('reconnecting', (info) => reconnects.push(info));
@@ -49,7 +51,6 @@ describe('progress is success', () => {
       // Every drop followed a connection that delivered: the attempt count never grows.
       expect(Math.max(...reconnects.map((info) => info.attempt))).toBe(1);
     },
-    20_000,
   );
 });
 

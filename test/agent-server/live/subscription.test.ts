@@ -686,7 +686,7 @@ describe('ending', () => {
     await sub.ready;
     controller.abort();
     expect(isAPIUserAbortError(await pending)).toBe(true);
-    await until(() => modern.connections.at(-1)!.closed, 1_000, 'socket closed');
+    await until(() => modern.connections.at(-1)!.closed, 'socket closed');
   });
 
   it('an already aborted signal ends the subscription without connecting', async () => {
@@ -707,7 +707,7 @@ describe('ending', () => {
     store.publish(id, store.message('one'));
     await got;
     expect(sub.closed).toBe(true);
-    await until(() => connections.at(-1)!.closed, 1_000, 'socket closed');
+    await until(() => connections.at(-1)!.closed, 'socket closed');
   });
 
   it('rejects bad options before connecting', () => {

@@ -13,6 +13,7 @@ import {
   isAuthenticationError,
   isConversationStateUpdateEvent,
   isNotFoundError,
+  isRequestValidationError,
   isSubscriptionEndpointNotFoundError,
   isTerminalExecutionStatus,
   RuntimeAdminClient,
@@ -135,6 +136,25 @@ export async function smoke(config: SmokeConfig): Promise<SmokeCheck[]> {
       return `${models.length} models`;
     });
   }
+
+  // Options left out are read from the environment, where the runtime may refuse it (Deno without
+  // --allow-env): an unset variable, so the client's own default or typed error.
+  await check('options: left out, the environment read or refused', async () => {
+    const admin = new RuntimeAdminClient({
+      baseUrl: 'http://127.0.0.1:9',
+      adminPassword: 'x',
+      logLevel: 'off',
+    });
+    let thrown: unknown;
+    try {
+      new EventsClient({ logLevel: 'off' });
+    } catch (error) {
+      thrown = error;
+    }
+    if (!isRequestValidationError(thrown) || !thrown.message.includes('baseUrl'))
+      throw new Error(`EventsClient without baseUrl: ${describe(thrown)}`);
+    return `RuntimeAdminClient at ${admin.baseUrl}; RequestValidationError naming baseUrl`;
+  });
 
   await check('entries: /models and /tracing', async () => {
     const event = parseEvent(

@@ -39,15 +39,44 @@ export const CONNECTING_SNAPSHOT: ConnectingSnapshot = Object.freeze({
 const noUnsubscribe = () => {};
 
 /**
- * The view's current snapshot; the component renders again when the view notifies. The view notifies at
- * most once per microtask, and React batches the updates of one task, so a burst of events is one render.
+ * When React hears of a change: at the next animation frame in a browser (a `setTimeout` elsewhere). The view
+ * notifies once per microtask, but a browser runs each websocket message as a task of its own, so a burst of
+ * events over the socket was one notification, and one render, per event (bench/react-renders.ts: 50 renders for
+ * 50 events). One render per frame is what a screen can show; a hidden tab renders when it is shown again.
+ */
+const nextFrame: (callback: () => void) => unknown =
+  typeof requestAnimationFrame === 'function'
+    ? (callback) => requestAnimationFrame(callback)
+    : (callback) => setTimeout(callback, 0);
+
+/** Subscribes to `view` with its notifications folded into one per frame. */
+function subscribeByFrame(view: ViewStore<unknown>, listener: () => void): () => void {
+  let scheduled = false;
+  let subscribed = true;
+  const unsubscribe = view.subscribe(() => {
+    if (scheduled) return;
+    scheduled = true;
+    nextFrame(() => {
+      scheduled = false;
+      if (subscribed) listener();
+    });
+  });
+  return () => {
+    subscribed = false;
+    unsubscribe();
+  };
+}
+
+/**
+ * The view's current snapshot; the component renders again after the view notified, at most once per
+ * animation frame, so a burst of events is one render however the events arrived.
  * Server rendering reads `view.getSnapshot()` too (`getServerSnapshot`). Without a view (`undefined`, `null`)
  * it is `CONNECTING_SNAPSHOT`, typed as the view's snapshot type.
  */
 export function useConversationView<Snapshot>(view: ViewStore<Snapshot> | undefined | null): Snapshot {
   // Stable per view: a new function each render would make React unsubscribe and subscribe again.
   const subscribe = useCallback(
-    (listener: () => void) => (view ? view.subscribe(listener) : noUnsubscribe),
+    (listener: () => void) => (view ? subscribeByFrame(view, listener) : noUnsubscribe),
     [view],
   );
   const getSnapshot = useCallback(

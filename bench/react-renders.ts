@@ -113,9 +113,9 @@ try {
     notifications.push(after.notifications - before.notifications);
     frames.push(after.frames.length - before.frames.length);
   }
-  console.log(`renders per burst of ${BURST} events, each round: ${renders.join(' ')}`);
-  console.log(`view notifications per burst, each round: ${notifications.join(' ')}`);
-  console.log(`animation frames the burst came in over, each round: ${frames.join(' ')}`);
+  console.log(`  renders per burst of ${BURST} events, each round: ${renders.join(' ')}`);
+  console.log(`  view notifications per burst, each round: ${notifications.join(' ')}`);
+  console.log(`  animation frames the burst came in over, each round: ${frames.join(' ')}`);
   // A screen shows one frame at a time: the target is one render per frame in which events came in.
   const perFrame = renders.map((count, round) => count / Math.max(1, frames[round]!));
   const figure = Math.max(...perFrame);

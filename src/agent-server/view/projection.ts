@@ -157,7 +157,9 @@ export class Projection {
 
   #commit(items: ConversationItem[] | undefined): boolean {
     if (items === undefined) return false;
-    this.#items = Object.freeze(items) as ConversationItem[];
+    // Not frozen: freezing copies the array's elements (as long as the list) on every change, which made a
+    // view's work per live event grow with its length; it is never changed once handed out (`readonly`).
+    this.#items = items;
     this.#version++;
     return true;
   }

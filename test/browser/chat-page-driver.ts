@@ -32,19 +32,40 @@ export function shownItems(page: Page): Promise<ShownItem[]> {
   );
 }
 
+/** A wait that failed says what the page showed: the status bar and the items. */
+async function explained<T>(page: Page, what: string, wait: Promise<T>): Promise<T> {
+  try {
+    return await wait;
+  } catch (error) {
+    const bar = await page.textContent('header.status-bar').catch(() => null);
+    const items = await shownItems(page).catch(() => []);
+    throw new Error(
+      `${what}: ${String(error)}\nstatus bar: ${bar}\nitems: ${JSON.stringify(items, null, 1)}`,
+    );
+  }
+}
+
 export async function untilLive(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=connection]')?.textContent === 'live',
-    undefined,
-    BOUND,
+  await explained(
+    page,
+    'never live',
+    page.waitForFunction(
+      () => document.querySelector('[data-testid=connection]')?.textContent === 'live',
+      undefined,
+      BOUND,
+    ),
   );
 }
 
 export async function untilStatus(page: Page, status: string): Promise<void> {
-  await page.waitForFunction(
-    (wanted) => document.querySelector('[data-testid=status]')?.textContent === wanted,
-    status,
-    BOUND,
+  await explained(
+    page,
+    `never ${status}`,
+    page.waitForFunction(
+      (wanted) => document.querySelector('[data-testid=status]')?.textContent === wanted,
+      status,
+      BOUND,
+    ),
   );
 }
 
@@ -100,7 +121,11 @@ export async function untilItem(
 
 /** Clicks "Load older" (or lets the scroll trigger load) until the page shows the start of the conversation. */
 export async function loadOlderToStart(page: Page): Promise<void> {
-  await page.waitForFunction(
+  await explained(page, 'never at the start', loadingOlder(page));
+}
+
+function loadingOlder(page: Page) {
+  return page.waitForFunction(
     () => {
       if (document.querySelector('[data-testid=start]')) return true;
       const button = document.querySelector<HTMLButtonElement>('.older button');

@@ -16,6 +16,7 @@
 // The last lines, `view open: …`, `view live: …`, `view memory: …`, are what `npm run bench` collects.
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 

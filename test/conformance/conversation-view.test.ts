@@ -13,9 +13,10 @@ import {
 import { requirePeer, versionsUnderTest } from '../peers/peers.js';
 import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
 import { type FakeLlm, finish, startFakeLlm, terminal, think } from './support/fake-llm.js';
+import { compareVersions } from './support/record.js';
 import { startBody } from './support/scenarios.js';
 
-const RUNS = Number(process.env.H2_RUNS ?? 5);
+const RUNS = 5;
 
 for (const { version } of versionsUnderTest('agent-server')) {
   const venv = requirePeer('agent-server', version);
@@ -71,9 +72,10 @@ for (const { version } of versionsUnderTest('agent-server')) {
     it(
       `follows ${RUNS} runs live; whenIdle() resolves with the run's last persisted event in the snapshot`,
       async () => {
-        const view = client
-          .conversation(conversationId)
-          .view({ idleQuiet: Number(process.env.H2_QUIET ?? 1000) });
+        // From 1.58.2 (measured) the server stores a `stats` update after `finished`: whenIdle() must resolve by
+        // it, so the quiet fallback is put out of reach (a miss fails the test by its timeout, never by speed).
+        const trailingStats = compareVersions(version, '1.58.2') >= 0;
+        const view = client.conversation(conversationId).view(trailingStats ? { idleQuiet: 3_600_000 } : {});
         try {
           await view.ready;
           expect(view.getSnapshot().connection).toBe('live');
@@ -83,19 +85,8 @@ for (const { version } of versionsUnderTest('agent-server')) {
               { toolCalls: [think(`thinking ${run}`)] },
               { toolCalls: [finish(`done ${run}`)] },
             ]);
-            const t0 = Date.now();
-            const trace: string[] = [];
-            const off = view.subscribe(() => {
-              const s = view.getSnapshot();
-              trace.push(
-                `${Date.now() - t0} ${s.status} ${s.items.length} ${s.items.at(-1)?.pending?.state ?? ''}`,
-              );
-            });
             await view.send(`run ${run}`);
             const idle = await view.whenIdle({ signal: AbortSignal.timeout(90_000) });
-            off();
-            if (process.env.H2_DEBUG)
-              console.log(`run ${run} idle after ${Date.now() - t0} ms`, trace.slice(-6));
             expect(idle.status).toBe('finished');
             const rest = await history();
             expectShowsHistory(idle, rest);

@@ -35,23 +35,29 @@ const COMMANDS: Command[] = [
   {
     name: 'follow',
     summary:
-      'Watch a conversation live: one line per event (actions with their command, observations with exit code and output, messages, state changes, errors in red), streamed LLM output typed as it comes and a status line, on a terminal. Ends when the conversation finishes.',
+      'Watch a conversation live, as a web page shows it (the conversation view): its newest page, then one line per event of each item (actions with their command, observations with exit code and output, messages, errors in red), streamed LLM output typed as it comes and a status line (status, reconnects, cost), on a terminal. Ends when the conversation is idle.',
     details: `Connects with the options of EventsClient: --base-url or AGENT_SERVER_URL, --session-api-key or
-SESSION_API_KEY. Reconnects by itself and shows every event once, in order. Colours, typing and the status
-line only on a terminal; piped, it writes plain lines (reconnects on lines of their own).
+SESSION_API_KEY. Reconnects by itself and shows every event once, in order. State updates are no lines: the
+status line shows them. Colours, typing and the status line only on a terminal; piped, it writes plain lines
+(a new status and a reconnect on lines of their own). --json writes every event, state updates included.
 
 exit status: 0 when the conversation finished, 1 when it ended in error or stuck or could not be followed,
 2 for a bad command line, ${INTERRUPTED} on Ctrl-C.`,
     positionals: [CONVERSATION_ID],
     options: [
       ...CONNECTION_OPTIONS,
-      { name: 'history', type: 'boolean', description: 'Show the whole history first, then follow.' },
+      {
+        name: 'history',
+        type: 'boolean',
+        description: 'Show the whole history first (not only the newest page), then follow.',
+      },
     ],
     run: (args) => followCommand(args, terminal()),
   },
   {
     name: 'events',
-    summary: "Print a conversation's history, one line per event (or one JSON event per line), and exit.",
+    summary:
+      "Print a conversation's history, one line per event of each item as follow shows them (or one JSON event per line, state updates included), and exit.",
     details: `Same connection options as follow.
 
 exit status: 0 when the history was printed, 1 when it could not be read, 2 for a bad command line,

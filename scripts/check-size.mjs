@@ -142,8 +142,8 @@ if (failed) {
 function staticClosure(outputs, paths) {
   const closure = new Set(paths);
   for (const path of closure) {
+    // External packages (an optional peer such as react) are the app's, not counted.
     for (const imported of outputs[path].imports)
-      // External packages (an optional peer such as react) are the app's, not counted.
       if (imported.kind === 'import-statement' && !imported.external) closure.add(imported.path);
   }
   return closure;

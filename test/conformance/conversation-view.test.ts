@@ -111,6 +111,46 @@ for (const { version } of versionsUnderTest('agent-server')) {
       RUNS * 120_000,
     );
 
+    // Servers before 1.18.1 end a streamed run of the fake LLM in error (docs/compatibility.md).
+    it.skipIf(compareVersions(version, '1.18.1') < 0)(
+      'streamed text: shown while it streams, replaced by the persisted message, nothing left after',
+      async () => {
+        const text = 'Streamed answer in several words.';
+        llm.script([{ text }]);
+        const body = startBody(server, llm, { stream: true });
+        const options = {
+          baseUrl: server.url,
+          sessionApiKey: server.sessionApiKey,
+          logLevel: 'off' as const,
+        };
+        const info = await new ConversationsClient(options).create({
+          agent: body.agent,
+          workspace: body.workspace,
+        });
+        const view = client.conversation(info.id).view();
+        const streamed: string[] = [];
+        view.subscribe(() => {
+          const item = view.getSnapshot().items.find((candidate) => candidate.streaming);
+          if (item?.text) streamed.push(item.text);
+        });
+        try {
+          await view.ready;
+          await view.send('go');
+          const idle = await view.whenIdle({ signal: AbortSignal.timeout(90_000) });
+          expect(idle.items.some((item) => item.streaming)).toBe(false);
+          const answer = idle.items.findLast((item) => item.type === 'agent-message');
+          expect(answer?.text).toBe(text);
+          expect(answer?.events).toHaveLength(1);
+          // Whatever was shown while it streamed was the start of the final text (how much shows depends on
+          // how the deltas and the message fall into bursts).
+          for (const shown of streamed) expect(text.startsWith(shown)).toBe(true);
+        } finally {
+          view.close();
+        }
+      },
+      120_000,
+    );
+
     it('opens the long conversation newest first; loadOlder() to the start equals the REST history', async () => {
       const rest = await history();
       expect(rest.length).toBeGreaterThan(RUNS * 8);

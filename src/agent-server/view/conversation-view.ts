@@ -121,6 +121,9 @@ export class ConversationView implements ConversationViewApi {
           : page.events.concat(early);
       this.#historyShown = true;
       this.#oldest = page.events[0];
+      // Only the page's order tells the idle rule about what happened before the view opened; live updates
+      // reach it through the state mirror (an update is delivered as an event before the mirror has it).
+      for (const event of page.events) this.#idle.observe(event);
       this.#addNewer(all);
       this.#changed();
     });
@@ -315,7 +318,6 @@ export class ConversationView implements ConversationViewApi {
     if (events.length === 0) return;
     for (const event of events) {
       if (this.#projection.hasEvent(event)) continue;
-      this.#idle.observe(event);
       this.#stream.persisted(event);
       const echoed = this.#pending.echo(event);
       if (echoed !== undefined) this.#echoed(echoed);

@@ -9,9 +9,11 @@ import { isTerminalExecutionStatus } from '../../models/index.js';
  * 1.58.2 stores it a few milliseconds after `execution_status: finished`). From a server that sends none, the
  * view settles for `idleQuiet` ms without a new persisted event instead.
  *
- * The `stats` update is seen either way it can come: as a change of the state mirror's `stats` after it turned
- * terminal (the live layer may apply an update to the mirror without delivering it as an event, e.g. a
- * transient copy on `/sockets/session`), or as persisted events in server order (the history read at open).
+ * The `stats` update is seen as a change of the state mirror's `stats` after it turned terminal: live updates
+ * are followed through the mirror only (on 1.58.2 the update reached the mirror without an event; on 1.44.1 the
+ * event came a task before the mirror had it, so settling on the event would resolve with a snapshot whose
+ * `state` lacks it). What happened before the view opened is read from the newest page's events, in server
+ * order (a terminal status, then `stats`).
  */
 export class IdleRule {
   /** From the state mirror, in the order the live layer applies updates. */
@@ -41,10 +43,13 @@ export class IdleRule {
     }
     this.#terminal = false;
     this.#statsChanged = false;
+    // A run started since the page was read: what the page said about the end of the last one is over.
+    this.#eventTerminal = false;
+    this.#eventStatsAfter = false;
     if (status !== undefined) this.#runPending = false;
   }
 
-  /** A persisted event, in server order (the newest page, then live). */
+  /** A persisted event of the newest page, in server order. */
   observe(event: Event): void {
     if (event.kind !== 'ConversationStateUpdateEvent') return;
     const { key, value } = event as { key?: unknown; value?: unknown };

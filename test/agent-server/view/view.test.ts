@@ -434,6 +434,28 @@ describe('ConversationView: whenIdle', () => {
     view.close();
   });
 
+  it('resolves only once the state holds the stats update, when its event comes before the mirror has it', async () => {
+    const source = new FakeSource();
+    const view = await openView(source);
+    let idle: { state: unknown } | undefined;
+    view.whenIdle().then((snapshot) => {
+      idle = snapshot;
+    });
+    source.publish(stateUpdate('execution_status', 'running'), stateUpdate('execution_status', 'finished'));
+    await settle();
+    const stats = { usage_to_metrics: { agent: { accumulated_cost: 1 } } };
+    const update = stateUpdate('stats', stats);
+    source.history.push(update);
+    source.live.emit('event', update); // 1.44.1: the event a task before the mirror
+    await settle();
+    expect(idle).toBeUndefined();
+    source.live.state = { ...source.live.state, stats };
+    source.live.emit('state', source.live.state);
+    await settle();
+    expect(idle?.state).toMatchObject({ stats });
+    view.close();
+  });
+
   it('falls back to a quiet period on a server that sends no stats update', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const source = new FakeSource();

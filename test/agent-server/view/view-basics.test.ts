@@ -40,7 +40,7 @@ describe('ConversationView basics', () => {
     expect(all.items[1]?.events.map((e) => e.kind)).toEqual(['ActionEvent', 'ObservationEvent']);
     expect(all.items[2]).toBe(first.items[1]);
     await view.send('echo again');
-    await until(() => view.getSnapshot().items.length >= 8, 20_000, 'the second run');
+    await until(() => view.getSnapshot().items.length >= 8, 'the second run');
     const idle = await view.whenIdle();
     expect(idle.status).toBe('finished');
     expect(idle.items.some((i) => i.pending)).toBe(false);

@@ -449,7 +449,7 @@ describe('ConversationView: whenIdle', () => {
     source.live.emit('event', update); // 1.44.1: the event a task before the mirror
     await settle();
     expect(idle).toBeUndefined();
-    source.live.state = { ...source.live.state, stats };
+    source.live.state = { ...source.live.state, stats } as never;
     source.live.emit('state', source.live.state);
     await settle();
     expect(idle?.state).toMatchObject({ stats });

@@ -252,8 +252,7 @@ export class ConversationView implements ConversationViewApi {
       }
       return this.#loadOlder(signal);
     }
-    const abort = signal ? AbortSignal.any([signal, this.#aborter.signal]) : this.#aborter.signal;
-    const page = await this.#reader.before(oldest, (event) => !this.#projection.hasEvent(event), abort);
+    const page = await this.#reader.older((event) => !this.#projection.hasEvent(event), signal);
     if (this.#closed) throw this.#closedError();
     this.#hasOlder = page.hasOlder;
     if (page.events.length > 0) {

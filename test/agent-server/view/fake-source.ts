@@ -231,15 +231,18 @@ export class FakeSource {
     const lt = query.timestampLt as string | undefined;
     return {
       async *[Symbol.asyncIterator]() {
-        if (source.#held) await new Promise<void>((resolve) => source.#held?.push(resolve));
-        const matching = source.history
-          .filter((event) => lt === undefined || (event.timestamp as string) < lt)
-          .reverse();
-        for (let start = 0; start < matching.length || start === 0; start += limit) {
+        let next: string | undefined;
+        for (let first = true; first || next !== undefined; first = false) {
+          if (source.#held) await new Promise<void>((resolve) => source.#held?.push(resolve));
+          // The server's paging: from the event `next_page_id` named, in the order of the history now.
+          const matching = source.history
+            .filter((event) => lt === undefined || (event.timestamp as string) < lt)
+            .reverse();
+          const start = next === undefined ? 0 : matching.findIndex((event) => event.id === next);
           const items = matching.slice(start, start + limit);
-          const next = matching[start + limit];
-          yield { items, nextPageId: next ? (next.id as string) : null };
-          if (!next) return;
+          const following = matching[start + limit];
+          next = following ? (following.id as string) : undefined;
+          yield { items, nextPageId: next ?? null };
         }
       },
     };

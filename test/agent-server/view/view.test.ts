@@ -47,9 +47,8 @@ describe('ConversationView: loading', () => {
     expect(await view.loadOlder()).toBe(false);
     expect(await view.loadOlder()).toBe(false);
     expect(shown(view)).toEqual(expected(source));
-    // Each older read starts at the oldest event shown (inclusive: see instantAfter), newest first.
-    expect(source.queries[1]).toMatchObject({ sortOrder: 'TIMESTAMP_DESC', limit: 10 });
-    expect(source.queries[1]?.timestampLt).toBeDefined();
+    // One search, newest first: each older page continues it by the server's next_page_id.
+    expect(source.queries).toHaveLength(1);
     view.close();
   });
 
@@ -91,6 +90,23 @@ describe('ConversationView: loading', () => {
     const view = await openView(source, { pageSize: 3 });
     while (await view.loadOlder());
     expect(view.getSnapshot().items.map((item) => item.text)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    view.close();
+  });
+
+  it('pages by the server order, not timestamps: an event stored before the page but stamped after it is kept', async () => {
+    const source = new FakeSource();
+    const a = userMessage('a');
+    const b = userMessage('b');
+    const sooner = nextTimestamp();
+    const later = nextTimestamp();
+    // As 1.44.1 stores a run's last stats update after `finished` but stamps it before: c is stored before d
+    // but stamped after it.
+    const c = userMessage('c', later);
+    const d = userMessage('d', sooner);
+    source.store(a, b, c, d, userMessage('e'), userMessage('f'));
+    const view = await openView(source, { pageSize: 3 });
+    while (await view.loadOlder());
+    expect(view.getSnapshot().items.map((item) => item.text)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
     view.close();
   });
 

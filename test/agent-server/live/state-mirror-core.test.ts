@@ -87,6 +87,21 @@ describe('the state mirror in the delivery core', () => {
     );
   });
 
+  it('skips updates older than the snapshot, and applies later ones in delivery order whatever their stamps', () => {
+    const { core: target } = core();
+    const at = (event: StateUpdate, timestamp: string) => {
+      const stamped = { ...event, timestamp } as StateUpdate;
+      target.deliver(stamped as Event, stamped.id, timestamp, 100);
+    };
+    target.snapshot(update('full_state', { id: 'c1', execution_status: 'running', stats: 's0' }), 'T10');
+    at(update('execution_status', 'idle'), 'T05'); // a catch-up event older than the snapshot
+    expect(target.state?.execution_status).toBe('running');
+    // 1.44.1: `finished`, then the run's last stats update, stored after it but stamped before it.
+    at(update('execution_status', 'finished'), 'T20');
+    at(update('stats', 's1'), 'T15');
+    expect(target.state).toMatchObject({ execution_status: 'finished', stats: 's1' });
+  });
+
   it('a stream of per-key updates nobody reads ends in the same mirror', () => {
     const { core: target } = core();
     target.snapshot(update('full_state', { id: 'c1', execution_status: 'idle', title: 'a' }), undefined);

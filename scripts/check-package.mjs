@@ -65,9 +65,11 @@ function main() {
 // 2.52 MB packed / 16.2 MB unpacked before the Node bundle (dist/node/) came in and the generated validators
 // (631 kB of source in every build) went out in favour of the build-time predicates: 2.40 / 12.22 MB. With the
 // rebuilt live layer, the follow CLI, and the kinds of every tool module (larger predicates): 2.68 / 13.49 MB.
+// 2.94 / 14.49 MB with the conversation view, the ./react entry (its own declarations and maps in every format)
+// and the rest of the real API (issues 32-34), over the 2.8 / 14 MB budgets: raised to 3.1 / 15.2 MB.
 const PACK_BUDGETS = {
-  packed: 2_800_000,
-  unpacked: 14_000_000,
+  packed: 3_100_000,
+  unpacked: 15_200_000,
   declarations: 1_200_000,
   rootDeclarations: 300_000,
 };

@@ -53,11 +53,14 @@ const BUDGETS = [
   // scripts/node-bundle.ts): 65.8 kB since the generated validators (about 50 kB gzip) gave way to the
   // build-time predicates; 74.3 kB by issue 26; 76.1 kB since the parsers are a chunk of their own that the
   // browser loads on first need (dist/node/ splits them off too: one chunk more, gzipped apart, not more code).
+  // The Node bundle is the whole root entry, so every feature counts: 76.9 kB until the conversation view
+  // (about 4.4 kB: src/agent-server/view/), raw responses (0.3 kB), trace context, exposed secrets, skills and
+  // updateModel (1.2 kB) and the runtime fixes came in: 83.1 kB, budget 77 -> 84 kB.
   {
     name: 'Node app (parseEvent, --platform=node)',
     code: "export { parseEvent } from 'agent-platform-sdk';",
     platform: 'node',
-    maxGzip: 77_000,
+    maxGzip: 84_000,
     require: ['dist/node/index.js'],
   },
 ];

@@ -36,10 +36,10 @@ export {
   type ConversationRuntime,
   type ConversationSearchQuery,
   type ConversationSnapshot,
-  ConversationView,
   type ConversationSortOrder,
   ConversationsClient,
   type ConversationTrace,
+  type ConversationView,
   type ConversationViewApi,
   type ConversationViewOptions,
   type CreateConversationOptions,
@@ -90,7 +90,6 @@ export {
   type ParentSpanSource,
   type PendingMessage,
   Projection,
-  projectEvents,
   parentSpanContext,
   type ReconnectInfo,
   type ReconnectOptions,
@@ -320,7 +319,6 @@ export type {
   UserRejectObservation,
   ValidationError,
 } from './models/index.js';
-export { ActionTracker, pairActions } from './models/pairing.js';
 export { redactEvent } from './models/redact.js';
 export { renderEvent } from './models/render.js';
 export { parseEvent, safeParseEvent } from './models/root-parse.js';

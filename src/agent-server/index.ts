@@ -123,7 +123,7 @@ export {
   ViewClosedError,
   ViewEchoTimeoutError,
 } from './view/errors.js';
-export { Projection, projectEvents } from './view/projection.js';
+export { Projection } from './view/projection.js';
 export type {
   ConversationItem,
   ConversationItemType,

@@ -1,5 +1,5 @@
+import { ConversationView } from '../agent-server/view/conversation-view.js';
 import {
-  ConversationView,
   type Event,
   EventsClient,
   isNotAnAgentServerError,

@@ -7,7 +7,8 @@
 // the screenshot docs/react.md shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveChatPage } from '../../examples/chat-web/page-server.mjs';
-import { AgentServerClient, ConversationsClient, EventsClient, projectEvents } from '../../src/index.js';
+import { projectEvents } from '../../src/agent-server/view/projection.js';
+import { AgentServerClient, ConversationsClient, EventsClient } from '../../src/index.js';
 import { type Simulator, startSimulator } from '../../src/testing.js';
 import {
   loadOlderToStart,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectEvents } from '../../src/agent-server/view/projection.js';
 import type { ParsedArgs } from '../../src/cli/args.js';
 import { eventsCommand, followCommand, screenOf, type Terminal } from '../../src/cli/follow.js';
 import { LiveView, type Screen } from '../../src/cli/live-view.js';
@@ -9,7 +10,6 @@ import {
   type Event,
   EventsClient,
   Projection,
-  projectEvents,
 } from '../../src/index.js';
 import { type LoopbackSimulator, startSimulator } from '../../src/testing.js';
 

@@ -6,7 +6,8 @@
 // test/browser/chat-example.test.ts does the same against the simulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveChatPage } from '../../examples/chat-web/page-server.mjs';
-import { ConversationsClient, type Event, EventsClient, projectEvents } from '../../src/index.js';
+import { projectEvents } from '../../src/agent-server/view/projection.js';
+import { ConversationsClient, type Event, EventsClient } from '../../src/index.js';
 import {
   loadOlderToStart,
   type ShownItem,

@@ -11,7 +11,7 @@ import {
   EventsClient,
 } from '../../src/index.js';
 import { requirePeer, versionsUnderTest } from '../peers/peers.js';
-import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
+import { persistedLogOrder, type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
 import { type FakeLlm, finish, startFakeLlm, terminal, think } from './support/fake-llm.js';
 import { compareVersions } from './support/record.js';
 import { startBody } from './support/scenarios.js';
@@ -90,9 +90,15 @@ for (const { version } of versionsUnderTest('agent-server')) {
             expect(idle.status).toBe('finished');
             const rest = await history();
             expectShowsHistory(idle, rest);
-            // The newest persisted event (on 1.58 the `stats` update stored after `finished`) is reflected: an
-            // item shows it, or, for a state update, the snapshot's state holds its value.
-            const newest = rest.at(-1) as Event & { key?: string; value?: unknown };
+            // The last event the server stored (on 1.58 the `stats` update stored after `finished`) is reflected:
+            // an item shows it, or, for a state update, the snapshot's state holds its value. "Last" is the log
+            // order on disk, not REST's timestamp order: 1.44.1 stamps that update before `finished` (A33).
+            const lastStored = persistedLogOrder(server, conversationId).at(-1);
+            const newest = rest.find((event) => event.id === lastStored) as Event & {
+              key?: string;
+              value?: unknown;
+            };
+            expect(newest, `run ${run}: the last stored event is in the REST history`).toBeDefined();
             if (newest.kind === 'ConversationStateUpdateEvent' && newest.key && newest.key !== 'full_state') {
               expect(idle.state?.[newest.key], `run ${run}: ${newest.key}`).toEqual(newest.value);
             } else {

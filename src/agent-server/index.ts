@@ -5,14 +5,8 @@
 
 export { type Page, PagedIterable } from '../core/paginate.js';
 export { AgentServerClient, type RawRequest } from './agent-server-client.js';
-export type {
-  BashCommand,
-  BashCommandRequest,
-  BashEvent,
-  BashEventSearch,
-  BashOutput,
-  BashOutputOptions,
-} from './api/bash.js';
+export type { BashCommandRequest, BashEventSearch, BashOutputOptions } from './api/bash.js';
+export type { BashCommand, BashEvent, BashOutput } from './api/bash-events.js';
 export type { ConversationHandle } from './api/conversation-handle.js';
 export type { ConversationRuntime, FinalResponseOptions, ForkRequest } from './api/conversations.js';
 export type { ExposeSecrets, ExposeSecretsOptions } from './api/expose-secrets.js';
@@ -85,7 +79,7 @@ export { type ConfirmationResponse, EventsClient } from './events-client.js';
 export type { ConversationReadOptions } from './include-skills.js';
 export type { BashLiveEventMap, BashLiveOptions, BashLiveStream } from './live/bash-live.js';
 export type { ResumePosition } from './live/delivery-ledger.js';
-export type { ReconnectOptions } from './live/reconnect-policy.js';
+export type { ReconnectOptions } from './live/reconnect-options.js';
 export type { WebSocketAuthMode } from './live/socket-auth.js';
 export { Subscription } from './live/subscription.js';
 export type {

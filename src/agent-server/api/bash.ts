@@ -6,6 +6,14 @@ import { SubscriptionConfigurationError } from '../errors.js';
 import { invalid } from '../invalid.js';
 import type { BashLiveOptions, BashLiveStream } from '../live/bash-live.js';
 import type { ApiContext } from './api-context.js';
+import {
+  type BashCommand,
+  type BashEvent,
+  type BashOutput,
+  decodeCommand,
+  decodeEvent,
+  decodeOutput,
+} from './bash-events.js';
 import { shape } from './decode.js';
 import { op } from './operation.js';
 import { optionalInt, optionalString } from './paths.js';
@@ -40,16 +48,6 @@ export interface BashCommandRequest {
   timeout?: number;
 }
 
-/** OpenAPI `BashCommand`: a command the server started. */
-export interface BashCommand {
-  kind: 'BashCommand';
-  id: string;
-  timestamp: string;
-  command: string;
-  cwd?: string | null;
-  timeout?: number;
-}
-
 /** Default cap of `bash.output()` on chunks. */
 export const DEFAULT_MAX_CHUNKS = 100_000;
 /** Default cap of `bash.output()` on stdout and stderr characters together (16 Mi). */
@@ -62,21 +60,6 @@ export interface BashOutputOptions extends RequestOptions {
   /** Most stdout and stderr characters gathered; more is `CollectionLimitError`. Default 16 Mi. */
   maxChars?: number;
 }
-
-/** OpenAPI `BashOutput`: a chunk of a command's output; `exit_code` null while it still runs. */
-export interface BashOutput {
-  kind: 'BashOutput';
-  id: string;
-  timestamp: string;
-  command_id: string;
-  /** Sequence of this chunk within the command, from 0. */
-  order: number;
-  exit_code?: number | null;
-  stdout?: string | null;
-  stderr?: string | null;
-}
-
-export type BashEvent = BashCommand | BashOutput;
 
 export interface BashEventSearch {
   kind?: 'BashCommand' | 'BashOutput';
@@ -91,9 +74,6 @@ export interface BashEventSearch {
   limit?: number;
 }
 
-export const decodeCommand = shape<BashCommand>({ kind: 'string', id: 'string', command: 'string' });
-export const decodeOutput = shape<BashOutput>({ kind: 'string', id: 'string', command_id: 'string' });
-export const decodeEvent = shape<BashEvent>({ kind: 'string', id: 'string' });
 const decodePage = shape<{ items: BashEvent[]; next_page_id?: string | null }>({
   items: 'array',
   next_page_id: 'string?',

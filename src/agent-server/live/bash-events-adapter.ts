@@ -1,5 +1,5 @@
 import type { Event } from '../../models/index.js';
-import { type BashEvent, decodeCommand, decodeEvent, decodeOutput } from '../api/bash.js';
+import { type BashEvent, decodeCommand, decodeEvent, decodeOutput } from '../api/bash-events.js';
 import { SubscriptionError, SubscriptionProtocolError } from '../errors.js';
 import { positionTimestamp } from './delivery-ledger.js';
 import { canonicalContentId } from './event-identity.js';

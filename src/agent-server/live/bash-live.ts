@@ -1,7 +1,6 @@
 import type { Page } from '../../core/paginate.js';
 import type { Decoder } from '../../core/transport.js';
-import type { BashCommand, BashEvent, BashOutput } from '../api/bash.js';
-import { decodeEvent } from '../api/bash.js';
+import { type BashCommand, type BashEvent, type BashOutput, decodeEvent } from '../api/bash-events.js';
 import { pageDecoder } from '../page-decoder.js';
 import { positionedBashEvent } from './bash-events-adapter.js';
 import type { Positioned } from './positioned.js';

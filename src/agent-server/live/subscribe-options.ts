@@ -1,5 +1,5 @@
 import { invalid } from '../invalid.js';
-import { RECONNECT_DEFAULTS, type ReconnectOptions } from './reconnect-policy.js';
+import { RECONNECT_DEFAULTS, type ReconnectOptions } from './reconnect-options.js';
 import type { SubscribeOptions } from './types.js';
 
 /** Default `maxBufferedBytes`: 8 MiB of frame text. */

@@ -1,6 +1,6 @@
 import type { ConversationStateMirror, Event, KnownEventKind, KnownEventMap } from '../../models/index.js';
 import type { ResumePosition } from './delivery-ledger.js';
-import type { ReconnectOptions } from './reconnect-policy.js';
+import type { ReconnectOptions } from './reconnect-options.js';
 import type { WebSocketAuthMode } from './socket-auth.js';
 import type { WebSocketConstructor } from './web-socket.js';
 

@@ -1,5 +1,5 @@
 import type { ConversationStateMirror, Event, ExecutionStatus } from '../../models/index.js';
-import type { ReconnectOptions } from '../live/reconnect-policy.js';
+import type { ReconnectOptions } from '../live/reconnect-options.js';
 import type { WebSocketAuthMode } from '../live/socket-auth.js';
 import type { WebSocketConstructor } from '../live/web-socket.js';
 import type { MessageInput } from '../message-input.js';

@@ -5,7 +5,8 @@
  * (issue 31); the socket tests count attempts instead of timing outages.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RECONNECT_DEFAULTS, ReconnectPolicy } from '../../../src/agent-server/live/reconnect-policy.js';
+import { RECONNECT_DEFAULTS } from '../../../src/agent-server/live/reconnect-options.js';
+import { ReconnectPolicy } from '../../../src/agent-server/live/reconnect-policy.js';
 
 const T0 = 1_800_000_000_000;
 const options = { ...RECONNECT_DEFAULTS, initialDelay: 10, maxDelay: 1_000 };

@@ -2,7 +2,8 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliveryLedger } from '../../../src/agent-server/live/delivery-ledger.js';
 import { EventQueue } from '../../../src/agent-server/live/event-queue.js';
-import { backoffDelay, RECONNECT_DEFAULTS } from '../../../src/agent-server/live/reconnect-policy.js';
+import { RECONNECT_DEFAULTS } from '../../../src/agent-server/live/reconnect-options.js';
+import { backoffDelay } from '../../../src/agent-server/live/reconnect-policy.js';
 import { eventsSocketUrl, resendQuery, resolveAuth } from '../../../src/agent-server/live/socket-auth.js';
 
 describe('backoff', () => {

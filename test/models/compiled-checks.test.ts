@@ -171,4 +171,27 @@ describe('predicates compiled at build time (a value that needs no change is ret
     expect(filled.success && filled.data).not.toBe(withoutTimestamp);
     expect(filled.success && typeof (filled.data as Json).timestamp).toBe('string');
   });
+
+  it('leave to zod an object with an own `__proto__` key, an array or an object of another prototype where a plain object belongs', () => {
+    const event = events.find((e) => e.kind === 'ActionEvent' && typeof e.tool_call === 'object')!;
+    const text = JSON.stringify(event);
+    expect(identityChecks.lenientEvent!(JSON.parse(text))).toBe(true);
+    // JSON.parse makes `"__proto__"` an own key, which zod's parser never copies (the check reads that key, not
+    // the prototype), at the top level and in a nested object.
+    const ownProto = JSON.parse(`{"__proto__":{"x":1},${text.slice(1)}`);
+    expect(Object.hasOwn(ownProto, '__proto__')).toBe(true);
+    expect(identityChecks.lenientEvent!(ownProto)).toBe(false);
+    const nested = JSON.parse(text.replace('"tool_call":{', '"tool_call":{"__proto__":null,'));
+    expect(Object.hasOwn(nested.tool_call, '__proto__')).toBe(true);
+    expect(identityChecks.lenientEvent!(nested)).toBe(false);
+    expect(
+      identityChecks.lenientEvent!({ ...event, tool_call: Object.values(event.tool_call as Json) }),
+    ).toBe(false);
+    expect(identityChecks.lenientEvent!(Object.setPrototypeOf({ ...event }, null))).toBe(false);
+    class Event {}
+    expect(identityChecks.lenientEvent!(Object.assign(new Event(), event))).toBe(false);
+    // Whatever the predicate left, the parser answers: the own `__proto__` key is not in its output.
+    const parsed = safeParseOwnedEvent(ownProto);
+    expect(parsed.success && Object.hasOwn(parsed.data, '__proto__')).toBe(false);
+  });
 });

@@ -4,6 +4,7 @@ import { SubscriptionError, SubscriptionProtocolError } from '../errors.js';
 import { positionTimestamp } from './delivery-ledger.js';
 import { canonicalContentId } from './event-identity.js';
 import type { Positioned } from './positioned.js';
+import { socketUrl } from './socket-url.js';
 
 /** What one `/sockets/bash-events` frame is: a persisted bash event, the server's error reply, or neither. */
 export type BashFrame =
@@ -66,10 +67,11 @@ export function positionedBashEvent(event: BashEvent, bytes: number): Positioned
   };
 }
 
-/** `ws(s)://{host}{base_path}/sockets/bash-events` (server-wide: no conversation id, no `/api` prefix). */
-export function bashEventsSocketUrl(baseUrl: string, query: Record<string, string>): string {
-  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/sockets/bash-events`);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  return url.toString();
+/**
+ * `/sockets/bash-events` (server-wide: no conversation id). It resends all or nothing: `resend_all=true` when
+ * anything is to be resent (the ledger drops what was delivered or is older than the start point). `auth`: the
+ * key's query parameter, if it goes there (socket-auth.ts).
+ */
+export function bashEventsSocketUrl(baseUrl: string, resend: boolean, auth: Record<string, string>): string {
+  return socketUrl(baseUrl, '/sockets/bash-events', { ...(resend ? { resend_all: 'true' } : {}), ...auth });
 }

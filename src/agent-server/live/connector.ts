@@ -23,10 +23,12 @@ import { ConnectionFlow } from './connection-flow.js';
 import type { SubscriptionContext } from './context.js';
 import { deadline } from './deadline.js';
 import type { DeliveryCore } from './delivery-core.js';
+import { eventsSocketUrl } from './legacy-events-adapter.js';
 import { ReadyWaiters } from './ready-waiters.js';
 import { ReconnectPolicy } from './reconnect-policy.js';
 import type { SafeEmitter } from './safe-emitter.js';
-import { authFrame, eventsSocketUrl, resendQuery, resolveAuth, sessionSocketUrl } from './socket-auth.js';
+import { sessionSocketUrl } from './session-adapter.js';
+import { authFrame, authQuery, resolveAuth } from './socket-auth.js';
 import { openSocket } from './socket-opener.js';
 import { startPoint } from './start-point.js';
 import type { LiveSettings } from './subscribe-options.js';
@@ -190,27 +192,19 @@ export class Connector {
     this.#open(conn, this.#url(conn, key), key);
   }
 
+  /** The socket's URL: the protocol's path and parameters (its adapter), the key when it goes in the query. */
   #url(conn: Connection, key: string | undefined): string {
-    const authQuery: Record<string, string> =
-      conn.auth === 'query' && key !== undefined ? { session_api_key: key } : {};
+    const auth = authQuery(conn.auth, key);
+    const { baseUrl, conversationId } = this.#ctx;
     if (conn.protocol === 'session') {
       const afterSeq = conn.afterSeq;
       if (afterSeq !== undefined) conn.order.next = afterSeq + 1;
       // `seq` says exactly what was delivered; the timestamp floor only serves an `after` without one.
       if (afterSeq !== undefined && afterSeq >= 0) this.#core.ledger.setFloor(undefined);
-      return sessionSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, {
-        ...(afterSeq === undefined ? {} : { after_seq: String(afterSeq) }),
-        ...authQuery,
-      });
+      return sessionSocketUrl(baseUrl, conversationId, afterSeq, auth);
     }
-    if (conn.protocol === 'bash') {
-      // The bash socket resends all or nothing: everything, when anything is to be resent (the ledger drops
-      // what was delivered or is older than the start point).
-      const resend: Record<string, string> = conn.resend === undefined ? {} : { resend_all: 'true' };
-      return bashEventsSocketUrl(this.#ctx.baseUrl, { ...resend, ...authQuery });
-    }
-    const resend = resendQuery(conn.resend !== undefined ? { since: conn.resend } : 'none', conn.version);
-    return eventsSocketUrl(this.#ctx.baseUrl, this.#ctx.conversationId, { ...resend, ...authQuery });
+    if (conn.protocol === 'bash') return bashEventsSocketUrl(baseUrl, conn.resend !== undefined, auth);
+    return eventsSocketUrl(baseUrl, conversationId, { since: conn.resend, version: conn.version }, auth);
   }
 
   /**

@@ -7,6 +7,7 @@ import { SubscriptionError, SubscriptionServerError } from '../errors.js';
 import { positionTimestamp } from './delivery-ledger.js';
 import { positioned } from './legacy-events-adapter.js';
 import { type Positioned, validSeq } from './positioned.js';
+import { socketUrl } from './socket-url.js';
 
 const LENIENT = { mode: 'lenient' } as const;
 
@@ -111,4 +112,21 @@ function describe(value: unknown): string {
     : typeof value === 'string'
       ? JSON.stringify(value.slice(0, 40))
       : typeof value;
+}
+
+/**
+ * `/sockets/session/{conversation_id}` (servers ≥ 1.45.0): `after_seq` replays the persisted events with a higher
+ * `seq` (-1: all of them); without it the socket is live only. `auth`: the key's query parameter, if it goes
+ * there (socket-auth.ts).
+ */
+export function sessionSocketUrl(
+  baseUrl: string,
+  conversationId: string,
+  afterSeq: number | undefined,
+  auth: Record<string, string>,
+): string {
+  return socketUrl(baseUrl, `/sockets/session/${encodeURIComponent(conversationId)}`, {
+    ...(afterSeq === undefined ? {} : { after_seq: String(afterSeq) }),
+    ...auth,
+  });
 }

@@ -59,46 +59,12 @@ export function unknownVersionAuthOrder(runtimeSendsHeaders: boolean): ResolvedA
   return runtimeSendsHeaders ? ['first-message', 'header', 'query'] : ['first-message', 'query'];
 }
 
-/** What the server should resend on connect. */
-export type ResendRequest = { since: string } | 'none';
-
 /**
- * `resend_mode=since&after_timestamp=T` (events with timestamp ≥ T) from 1.15.0; older servers
- * only know `resend_all=true` (everything; the subscriber drops what is older than T).
+ * The key's query parameter for a socket URL: `session_api_key` with `query` auth, nothing otherwise. The
+ * protocol adapters build the rest of their URL (`sessionSocketUrl`, `eventsSocketUrl`, `bashEventsSocketUrl`).
  */
-export function resendQuery(request: ResendRequest, version: string | undefined): Record<string, string> {
-  if (request === 'none') return {};
-  if (supportsFeature(version, AGENT_SERVER_FEATURES.websocketResumeSince)) {
-    return { resend_mode: 'since', after_timestamp: request.since };
-  }
-  return { resend_all: 'true' };
-}
-
-/** `ws(s)://{host}{base_path}/sockets/events/{conversation_id}` (no `/api` prefix). */
-export function eventsSocketUrl(
-  baseUrl: string,
-  conversationId: string,
-  query: Record<string, string>,
-): string {
-  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/sockets/events/${encodeURIComponent(conversationId)}`);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  return url.toString();
-}
-
-/**
- * `ws(s)://{host}{base_path}/sockets/session/{conversation_id}` (servers ≥ 1.45.0): envelopes with sequence
- * numbers; `after_seq` replays the persisted events with a higher `seq` (-1: all), omitted means live only.
- */
-export function sessionSocketUrl(
-  baseUrl: string,
-  conversationId: string,
-  query: Record<string, string>,
-): string {
-  return eventsSocketUrl(baseUrl, conversationId, query).replace(
-    `/sockets/events/${encodeURIComponent(conversationId)}`,
-    `/sockets/session/${encodeURIComponent(conversationId)}`,
-  );
+export function authQuery(auth: ResolvedAuth, key: string | undefined): Record<string, string> {
+  return auth === 'query' && key !== undefined ? { session_api_key: key } : {};
 }
 
 /** The first-message auth frame. */

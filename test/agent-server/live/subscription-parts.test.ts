@@ -4,7 +4,6 @@ import { DeliveryLedger } from '../../../src/agent-server/live/delivery-ledger.j
 import { EventQueue } from '../../../src/agent-server/live/event-queue.js';
 import { RECONNECT_DEFAULTS } from '../../../src/agent-server/live/reconnect-options.js';
 import { backoffDelay } from '../../../src/agent-server/live/reconnect-policy.js';
-import { eventsSocketUrl, resendQuery, resolveAuth } from '../../../src/agent-server/live/socket-auth.js';
 
 describe('backoff', () => {
   const options = { ...RECONNECT_DEFAULTS, initialDelay: 100, maxDelay: 1_000, overloadedDelay: 5_000 };
@@ -231,49 +230,5 @@ describe('EventQueue', () => {
     }
     expect(queue.size).toBe(5_000);
     expect((await queue.next()).value).toBe(2_500);
-  });
-});
-
-describe('socket URL, resend and auth choice', () => {
-  it('maps http(s) to ws(s) and keeps a base path', () => {
-    expect(eventsSocketUrl('https://host.example/runtime/abc/', 'c-1', { resend_all: 'true' })).toBe(
-      'wss://host.example/runtime/abc/sockets/events/c-1?resend_all=true',
-    );
-    expect(eventsSocketUrl('http://127.0.0.1:8000', 'c-1', {})).toBe(
-      'ws://127.0.0.1:8000/sockets/events/c-1',
-    );
-  });
-
-  it('resend_mode=since from 1.15.0, resend_all before (or when the version is unknown)', () => {
-    expect(resendQuery({ since: 'T' }, '1.15.0')).toEqual({ resend_mode: 'since', after_timestamp: 'T' });
-    expect(resendQuery({ since: 'T' }, '1.14.9')).toEqual({ resend_all: 'true' });
-    expect(resendQuery({ since: 'T' }, undefined)).toEqual({ resend_all: 'true' });
-    expect(resendQuery('none', '1.30.0')).toEqual({});
-  });
-
-  it.each([
-    ['1.11.4', true, 'query'],
-    ['1.12.0', true, 'header'],
-    ['1.12.0', false, 'query'],
-    ['1.18.0', true, 'header'],
-    ['1.18.1', false, 'first-message'],
-    ['1.40.0', true, 'first-message'],
-    [undefined, true, 'first-message'],
-    ['nightly', false, 'first-message'],
-  ])('auto on %s (runtime sends headers: %s) → %s', (version, headers, expected) => {
-    expect(resolveAuth('auto', version, true, headers)).toBe(expected);
-  });
-
-  it('an unknown version moves on after each refused method; the key goes into the URL last', () => {
-    const order = (headers: boolean) =>
-      [0, 1, 2, 3].map((refused) => resolveAuth('auto', undefined, true, headers, refused));
-    expect(order(true)).toEqual(['first-message', 'header', 'query', 'query']);
-    expect(order(false)).toEqual(['first-message', 'query', 'query', 'query']);
-    // A known version never moves on.
-    expect(resolveAuth('auto', '1.40.0', true, true, 2)).toBe('first-message');
-  });
-
-  it('no key means no auth', () => {
-    expect(resolveAuth('first-message', '1.11.4', false, true)).toBe('none');
   });
 });

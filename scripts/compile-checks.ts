@@ -158,7 +158,7 @@ export async function generate(): Promise<string> {
       }
       case 'default':
         // Absent, the parser would fill the default in: not the same value.
-        return `(${v} !== undefined && ${expr(def.innerType, v)})`;
+        return `(${present(def.innerType, v, expr(def.innerType, v))})`;
       case 'object':
       case 'array':
       case 'record':
@@ -170,6 +170,14 @@ export async function generate(): Promise<string> {
         return 'false';
     }
   };
+
+  /**
+   * `test` (the expression of `schema` for `v`) where a value must be present: `v !== undefined` is added only
+   * when `test` can be true of `undefined`; every other test is false of it already (one comparison less per
+   * field, which the first events of a process run in V8's interpreter).
+   */
+  const present = (schema: Schema, v: string, test: string): string =>
+    acceptsUndefined(schema) ? `${v} !== undefined && ${test}` : test;
 
   const OBJECT_GUARD = 'if (typeof v !== "object" || v === null || Array.isArray(v)) return false;';
   // For objects that keep unknown keys: a plain object (not an array) without an own `__proto__` (JSON.parse
@@ -201,7 +209,7 @@ export async function generate(): Promise<string> {
             const optional = ['optional', 'default'].includes(field._zod.def.type);
             if (optional && test === 'true') return;
             lines.push(`const ${value} = v[${JSON.stringify(key)}];`);
-            lines.push(`if (!(${optional ? '' : `${value} !== undefined && `}${test})) return false;`);
+            lines.push(`if (!(${optional ? test : present(field, value, test)})) return false;`);
           });
           lines.push('return true;');
           return lines.join('\n');
@@ -210,20 +218,20 @@ export async function generate(): Promise<string> {
         return fn(
           schema,
           () =>
-            `if (!Array.isArray(v)) return false;\nfor (let i = 0; i < v.length; i++) {\nconst e = v[i];\nif (!(e !== undefined && ${expr(def.element, 'e')})) return false;\n}\nreturn true;`,
+            `if (!Array.isArray(v)) return false;\nfor (let i = 0; i < v.length; i++) {\nconst e = v[i];\nif (!(${present(def.element, 'e', expr(def.element, 'e'))})) return false;\n}\nreturn true;`,
         );
       case 'tuple':
         return fn(schema, () => {
           const items: Schema[] = def.items;
           if (def.rest) return 'return false;';
-          const parts = items.map((item, i) => `v[${i}] !== undefined && ${expr(item, `v[${i}]`)}`);
+          const parts = items.map((item, i) => present(item, `v[${i}]`, expr(item, `v[${i}]`)));
           return `return Array.isArray(v) && v.length === ${items.length}${parts.map((part) => ` && (${part})`).join('')};`;
         });
       case 'record':
         return fn(schema, () => {
           const key = def.keyType._zod.def;
           if (key.type !== 'string' || key.checks?.length || key.coerce) return 'return false;';
-          return `${PLAIN_GUARD}\nfor (const k in v) {\nconst e = v[k];\nif (!(e !== undefined && ${expr(def.valueType, 'e')})) return false;\n}\nreturn true;`;
+          return `${PLAIN_GUARD}\nfor (const k in v) {\nconst e = v[k];\nif (!(${present(def.valueType, 'e', expr(def.valueType, 'e'))})) return false;\n}\nreturn true;`;
         });
       case 'union':
         return fn(schema, () => {
@@ -263,6 +271,29 @@ export async function generate(): Promise<string> {
     ...exports,
     '};',
   ].join('\n')}\n`;
+}
+
+/**
+ * Whether the expression `expr` writes for `schema` can be true of `undefined` (as `expr` decides: an optional,
+ * `unknown`/`any`, a literal `undefined`, a nullable of one of those, a union without discriminator whose first
+ * option is one). Everything else tests a type, a value or a container first.
+ */
+function acceptsUndefined(schema: Schema): boolean {
+  const def = schema._zod.def;
+  switch (def.type) {
+    case 'optional':
+    case 'unknown':
+    case 'any':
+      return true;
+    case 'literal':
+      return (def.values as unknown[]).includes(undefined);
+    case 'nullable':
+      return acceptsUndefined(def.innerType);
+    case 'union':
+      return discriminator(def.options) === undefined && acceptsUndefined(def.options[0]);
+    default:
+      return false;
+  }
 }
 
 /** A key whose literal values tell every option (all objects) apart, or undefined. */

@@ -1,24 +1,21 @@
 import { APIUserAbortError } from '../../core/errors.js';
-import {
-  type ConversationStateMirror,
-  type Event,
-  type ExecutionStatus,
-  isTerminalExecutionStatus,
-} from '../../models/index.js';
+import { type ConversationStateMirror, type Event, isTerminalExecutionStatus } from '../../models/index.js';
 import type { EventsClient } from '../events-client.js';
 import { invalid } from '../invalid.js';
 import type { Subscription } from '../live/subscription.js';
 import type { StreamDelta } from '../live/types.js';
 import { type MessageInput, toWireMessage } from '../message-input.js';
-import { ViewClosedError, ViewEchoTimeoutError } from './errors.js';
+import { ViewClosedError } from './errors.js';
 import { eventTime } from './event-keys.js';
 import { IdleRule } from './idle.js';
+import { IdleWaiters } from './idle-waiters.js';
 import { HistoryReader } from './pages.js';
 import { PendingMessages } from './pending.js';
 import { Projection } from './projection.js';
+import { MessageSends } from './sends.js';
+import { SnapshotBuilder, sameSnapshot } from './snapshot-builder.js';
 import { StreamedText } from './streaming.js';
 import type {
-  ConversationItem,
   ConversationSnapshot,
   ConversationViewApi,
   ConversationViewOptions,
@@ -29,19 +26,14 @@ import type {
 } from './types.js';
 import { type ViewSettings, viewSettings } from './view-options.js';
 
-interface IdleWaiter {
-  resolve: (snapshot: ConversationSnapshot) => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * A live conversation for a screen (docs/conversation-view.md): the newest page of the history, older pages on
  * demand, the live stream, streamed text and optimistic sends, as one immutable snapshot with a
  * `useSyncExternalStore`-shaped `subscribe` / `getSnapshot`.
  *
  * The parts: `HistoryReader` (REST pages, newest first), the live layer's `Subscription` (live only),
- * `Projection` (events → items), `StreamedText`, `PendingMessages` and `IdleRule`. This class orders what
- * they give and publishes it, once per microtask.
+ * `Projection` (events → items), `StreamedText`, `PendingMessages` with `MessageSends`, `IdleRule` with
+ * `IdleWaiters`, and `SnapshotBuilder`. This class orders what they give and publishes it, once per microtask.
  */
 export class ConversationView implements ConversationViewApi {
   readonly conversationId: string;
@@ -55,10 +47,10 @@ export class ConversationView implements ConversationViewApi {
   readonly #stream = new StreamedText();
   readonly #pending = new PendingMessages();
   readonly #idle = new IdleRule();
+  readonly #sends: MessageSends;
+  readonly #idleWaiters: IdleWaiters;
+  readonly #builder = new SnapshotBuilder();
   readonly #listeners = new Set<() => void>();
-  readonly #idleWaiters = new Set<IdleWaiter>();
-  /** Sends in flight or waiting for their echo: whether they run the agent, and the echo timer. */
-  readonly #sends = new Map<string, { run: boolean; timer: ReturnType<typeof setTimeout> | undefined }>();
   readonly #aborter = new AbortController();
 
   /** Live events delivered before the newest page was shown, then each burst until the next flush. */
@@ -75,14 +67,15 @@ export class ConversationView implements ConversationViewApi {
   #closed = false;
   #snapshot: ConversationSnapshot;
   #scheduled = false;
-  #quietTimer: ReturnType<typeof setTimeout> | undefined;
-  #quietElapsed = false;
 
   constructor(conversationId: string, events: EventsClient, options?: ConversationViewOptions) {
     this.#settings = viewSettings(options);
     this.conversationId = conversationId;
     this.#events = events;
     this.#reader = new HistoryReader(events, conversationId, this.#settings.pageSize);
+    const { echoTimeout, idleQuiet } = this.#settings;
+    this.#sends = new MessageSends(events, conversationId, this.#pending, echoTimeout, () => this.#changed());
+    this.#idleWaiters = new IdleWaiters(idleQuiet, () => this.#checkIdle());
     this.#snapshot = this.#build();
     // Live only, opened before the newest page is read: it delivers everything persisted from here on (or a
     // little earlier), and the page everything before, so the two overlap and the projection drops the overlap
@@ -210,27 +203,9 @@ export class ConversationView implements ConversationViewApi {
    */
   whenIdle(options: WhenIdleOptions = {}): Promise<ConversationSnapshot> {
     if (this.#closed) return Promise.reject(this.#closedError());
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(new APIUserAbortError('whenIdle() was aborted'));
-    return new Promise<ConversationSnapshot>((resolve, reject) => {
-      const onAbort = () => {
-        this.#idleWaiters.delete(waiter);
-        reject(new APIUserAbortError('whenIdle() was aborted'));
-      };
-      const waiter: IdleWaiter = {
-        resolve: (snapshot) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(snapshot);
-        },
-        reject: (error) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#idleWaiters.add(waiter);
-      this.#checkIdle();
-    });
+    const idle = this.#idleWaiters.wait(options.signal);
+    this.#checkIdle();
+    return idle;
   }
 
   /** Closes the live stream and cancels every request and timer; the snapshot stays as it was, `closed`. */
@@ -262,30 +237,9 @@ export class ConversationView implements ConversationViewApi {
     return this.#hasOlder;
   }
 
-  async #deliver(id: string, message: MessageInput, options: ViewSendOptions): Promise<void> {
-    const run = options.run ?? true;
-    if (run) this.#idle.sent();
-    const entry = { run, timer: undefined as ReturnType<typeof setTimeout> | undefined };
-    this.#sends.set(id, entry);
-    const text = typeof message === 'string' ? { content: message, run } : { ...message, run };
-    const abort = options.signal
-      ? AbortSignal.any([options.signal, this.#aborter.signal])
-      : this.#aborter.signal;
-    try {
-      await this.#events.send(this.conversationId, text, { signal: abort });
-    } catch (error) {
-      this.#sends.delete(id);
-      const failure = error instanceof Error ? error : new Error(String(error));
-      if (this.#pending.fail(id, failure, 'request')) this.#changed();
-      throw failure;
-    }
-    // The echo may have come before the answer did.
-    if (this.#pending.get(id) === undefined || this.#closed) return;
-    entry.timer = setTimeout(() => {
-      this.#sends.delete(id);
-      if (this.#pending.fail(id, new ViewEchoTimeoutError(this.#settings.echoTimeout), 'no-echo'))
-        this.#changed();
-    }, this.#settings.echoTimeout);
+  #deliver(id: string, message: MessageInput, options: ViewSendOptions): Promise<void> {
+    if (options.run ?? true) this.#idle.sent();
+    return this.#sends.deliver(id, message, options);
   }
 
   #onEvent(event: Event): void {
@@ -319,17 +273,10 @@ export class ConversationView implements ConversationViewApi {
       if (this.#projection.hasEvent(event)) continue;
       this.#stream.persisted(event);
       const echoed = this.#pending.echo(event);
-      if (echoed !== undefined) this.#echoed(echoed);
+      if (echoed !== undefined) this.#sends.echoed(echoed);
     }
     this.#projection.append(events);
-    this.#quietElapsed = false;
-    this.#clearQuietTimer();
-  }
-
-  #echoed(id: string): void {
-    const send = this.#sends.get(id);
-    this.#sends.delete(id);
-    if (send?.timer !== undefined) clearTimeout(send.timer);
+    this.#idleWaiters.activity();
   }
 
   #changed(): void {
@@ -367,71 +314,27 @@ export class ConversationView implements ConversationViewApi {
   }
 
   #build(): ConversationSnapshot {
-    const persisted = this.#projection.items;
-    const streamed = this.#stream.item;
-    const pending = this.#pending.items;
-    const previous = this.#snapshot as ConversationSnapshot | undefined;
-    let items: readonly ConversationItem[] = persisted;
-    if (streamed !== undefined || pending.length > 0) {
-      const same =
-        previous !== undefined &&
-        this.#lastParts?.persisted === persisted &&
-        this.#lastParts.streamed === streamed &&
-        this.#lastParts.pending === pending;
-      items = same
-        ? previous.items
-        : Object.freeze([...persisted, ...(streamed ? [streamed] : []), ...pending]);
-    }
-    this.#lastParts = { persisted, streamed, pending };
-    const state = this.#live?.state;
-    const status = state?.execution_status as ExecutionStatus | undefined;
-    return Object.freeze({
-      items,
+    return this.#builder.build({
+      persisted: this.#projection.items,
+      streamed: this.#stream.item,
+      pending: this.#pending.items,
       hasOlder: this.#hasOlder,
       loadingOlder: this.#loadingOlder !== undefined,
       ready: this.#ready,
-      status,
       connection: this.#connection,
-      ...(this.#error ? { error: this.#error } : {}),
-      state,
+      error: this.#error,
+      // Undefined while the constructor builds the first snapshot, before the subscription exists.
+      state: this.#live?.state,
     });
   }
 
-  #lastParts:
-    | {
-        persisted: readonly ConversationItem[];
-        streamed: ConversationItem | undefined;
-        pending: readonly ConversationItem[];
-      }
-    | undefined;
-
   #checkIdle(): void {
-    if (this.#idleWaiters.size === 0) return;
     const snapshot = this.#snapshot;
-    const terminal = this.#ready && isTerminalExecutionStatus(snapshot.status);
-    const waiting = this.#pending.sending || this.#idle.runPending || this.#incoming.length > 0;
-    if (!terminal || waiting) {
-      this.#clearQuietTimer();
-      return;
-    }
-    if (this.#idle.settled || this.#quietElapsed) {
-      for (const waiter of [...this.#idleWaiters]) waiter.resolve(snapshot);
-      this.#idleWaiters.clear();
-      this.#clearQuietTimer();
-      return;
-    }
-    if (this.#quietTimer === undefined) {
-      this.#quietTimer = setTimeout(() => {
-        this.#quietTimer = undefined;
-        this.#quietElapsed = true;
-        this.#checkIdle();
-      }, this.#settings.idleQuiet);
-    }
-  }
-
-  #clearQuietTimer(): void {
-    if (this.#quietTimer !== undefined) clearTimeout(this.#quietTimer);
-    this.#quietTimer = undefined;
+    this.#idleWaiters.check(snapshot, {
+      terminal: this.#ready && isTerminalExecutionStatus(snapshot.status),
+      waiting: this.#pending.sending || this.#idle.runPending || this.#incoming.length > 0,
+      settled: this.#idle.settled,
+    });
   }
 
   #fail(error: unknown): void {
@@ -445,14 +348,10 @@ export class ConversationView implements ConversationViewApi {
     if (error && !(error instanceof APIUserAbortError)) this.#error = error;
     this.#connection = 'closed';
     this.#stream.clear();
-    this.#clearQuietTimer();
-    for (const send of this.#sends.values()) if (send.timer !== undefined) clearTimeout(send.timer);
-    this.#sends.clear();
+    this.#sends.close();
     this.#aborter.abort();
     this.#live.close();
-    const closedError = this.#closedError();
-    for (const waiter of [...this.#idleWaiters]) waiter.reject(closedError);
-    this.#idleWaiters.clear();
+    this.#idleWaiters.rejectAll(this.#closedError());
     this.#snapshot = this.#build();
     this.#notify();
   }
@@ -460,19 +359,6 @@ export class ConversationView implements ConversationViewApi {
   #closedError(): Error {
     return this.#error ?? new ViewClosedError('The conversation view was closed');
   }
-}
-
-function sameSnapshot(a: ConversationSnapshot, b: ConversationSnapshot): boolean {
-  return (
-    a.items === b.items &&
-    a.hasOlder === b.hasOlder &&
-    a.loadingOlder === b.loadingOlder &&
-    a.ready === b.ready &&
-    a.status === b.status &&
-    a.connection === b.connection &&
-    a.error === b.error &&
-    a.state === b.state
-  );
 }
 
 function sortByTimestamp(events: Event[]): Event[] {

@@ -1,7 +1,8 @@
 /**
  * The module graph of `src/` has no import circles, and keeps the layering CONTRIBUTING.md ("Layout") sets.
  * Every relative `import` / `export … from` of every `src/**` file counts, `import type` and `export type`
- * included: a type-only circle is still two modules that cannot be read (or split) one without the other.
+ * included (and `typeof import()`, `import()`): a type-only circle is still two modules that cannot be read (or
+ * split) one without the other.
  *
  * A circle found is reported as its path (`a.ts → b.ts → a.ts`). Break it by moving what both sides need
  * into a module of its own; `ALLOWED_CYCLES` is for a circle that genuinely cannot be broken, with the reason
@@ -33,18 +34,37 @@ function sourceFiles(dir: string): string[] {
   return files;
 }
 
-/** The module specifiers of a file's `import` and `export … from` declarations (type-only ones included). */
+/**
+ * The module specifiers a file depends on: its `import` and `export … from` declarations (type-only ones
+ * included), `typeof import('…')` types and `import('…')` calls with a literal specifier (a lazy load still ties
+ * the two modules together).
+ */
 function specifiersOf(fileName: string, text: string): string[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false);
   const found: string[] = [];
-  for (const statement of source.statements) {
+  const visit = (node: ts.Node) => {
     if (
-      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
-      statement.moduleSpecifier !== undefined &&
-      ts.isStringLiteral(statement.moduleSpecifier)
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
     )
-      found.push(statement.moduleSpecifier.text);
-  }
+      found.push(node.moduleSpecifier.text);
+    else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    )
+      found.push(node.argument.literal.text);
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] !== undefined &&
+      ts.isStringLiteralLike(node.arguments[0])
+    )
+      found.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return found;
 }
 
@@ -152,9 +172,19 @@ describe('the cycle finder', () => {
       "import './e.js';",
       "// import { f } from './f.js';",
       'const g = "import { g } from \'./g.js\'";',
-      'export const h = 1;',
+      "type H = typeof import('./h.js');",
+      "const i = () => import('./i.js');",
+      'export const j = 1;',
     ].join('\n');
-    expect(specifiersOf('x.ts', text)).toEqual(['./a.js', './b.js', './c.js', './d.js', './e.js']);
+    expect(specifiersOf('x.ts', text)).toEqual([
+      './a.js',
+      './b.js',
+      './c.js',
+      './d.js',
+      './e.js',
+      './h.js',
+      './i.js',
+    ]);
   });
 
   it('reports a circle as its path, and only circles', () => {

@@ -20,14 +20,16 @@ function transport(baseUrl: string, options: Partial<ConstructorParameters<typeo
   return new Transport({ baseUrl, secrets: () => [], logLevel: 'off', ...options });
 }
 
-async function timed<T>(run: () => Promise<T>): Promise<{ error: unknown; ms: number }> {
-  const started = performance.now();
-  const error = await run().then(
+/** What the call rejected with (undefined when it resolved). */
+function failure<T>(run: () => Promise<T>): Promise<unknown> {
+  return run().then(
     () => undefined,
     (e: unknown) => e,
   );
-  return { error, ms: performance.now() - started };
 }
+
+/** A JSON body the trickling servers send a character at a time: the client must not wait for all of it. */
+const TRICKLED = '{"a":"' + 'x'.repeat(100) + '"}';
 
 describe('an endless 200 body', () => {
   it('ends with ResponseTooLargeError at the client limit, and the client hangs up', async () => {
@@ -36,7 +38,7 @@ describe('an endless 200 body', () => {
       res.write('{"items":["');
       writeForever(res, stats, Buffer.alloc(64 * 1024, 'a'));
     });
-    const { error } = await timed(() =>
+    const error = await failure(() =>
       transport(server.url, { maxResponseBytes: MiB }).request({ method: 'GET', path: 'x' }),
     );
     expect(isResponseTooLargeError(error)).toBe(true);
@@ -53,7 +55,7 @@ describe('an endless 200 body', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       writeForever(res, stats, Buffer.alloc(256 * 1024, ' '));
     });
-    const { error } = await timed(() => transport(server.url).request({ method: 'GET', path: 'x' }));
+    const error = await failure(() => transport(server.url).request({ method: 'GET', path: 'x' }));
     expect(isResponseTooLargeError(error)).toBe(true);
     expect((error as ResponseTooLargeError).limit).toBe(16 * MiB);
     await expect.poll(() => server.stats.closedByClient, { timeout: 5_000 }).toBe(1);
@@ -71,11 +73,10 @@ describe('an endless 200 body', () => {
       }, 20);
       res.on('close', () => clearInterval(timer));
     });
-    const { error, ms } = await timed(() =>
+    const error = await failure(() =>
       transport(server.url, { timeout: 800, maxRetries: 0 }).request({ method: 'GET', path: 'x' }),
     );
     expect(isAPIConnectionTimeoutError(error)).toBe(true);
-    expect(ms).toBeLessThan(6_000);
     await expect.poll(() => server.stats.closedByClient, { timeout: 5_000 }).toBe(1);
   });
 });
@@ -84,22 +85,22 @@ describe('a body that trickles a byte a second', () => {
   it('ends with APIConnectionTimeoutError when the per-attempt timeout runs out', async () => {
     const server = await hostileServer((_req, res, stats) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      trickle(res, stats, '{"a":"' + 'x'.repeat(100) + '"}', 1000);
+      trickle(res, stats, TRICKLED, 1000);
     });
-    const { error, ms } = await timed(() =>
+    const error = await failure(() =>
       transport(server.url, { timeout: 1_200, maxRetries: 0 }).request({ method: 'GET', path: 'x' }),
     );
     expect(isAPIConnectionTimeoutError(error)).toBe(true);
-    expect(ms).toBeLessThan(6_000);
+    expect(server.stats.bytesWritten).toBeLessThan(TRICKLED.length);
     await expect.poll(() => server.stats.closedByClient, { timeout: 5_000 }).toBe(1);
   });
 
   it('is retried per attempt and stopped by totalTimeout', async () => {
     const server = await hostileServer((_req, res, stats) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      trickle(res, stats, '{"a":"' + 'x'.repeat(100) + '"}', 1000);
+      trickle(res, stats, TRICKLED, 1000);
     });
-    const { error, ms } = await timed(() =>
+    const error = await failure(() =>
       transport(server.url, {
         timeout: 700,
         totalTimeout: 2_500,
@@ -112,17 +113,17 @@ describe('a body that trickles a byte a second', () => {
     );
     expect(isAPIConnectionTimeoutError(error)).toBe(true);
     expect(server.stats.requests).toBeGreaterThanOrEqual(2);
-    expect(ms).toBeLessThan(8_000);
+    expect(server.stats.bytesWritten).toBeLessThan(TRICKLED.length);
   });
 
   it('ends with APIUserAbortError when the caller aborts mid-body', async () => {
     const server = await hostileServer((_req, res, stats) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      trickle(res, stats, '{"a":"' + 'x'.repeat(100) + '"}', 200);
+      trickle(res, stats, TRICKLED, 200);
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 600);
-    const { error, ms } = await timed(() =>
+    const error = await failure(() =>
       transport(server.url, { timeout: 30_000 }).request({
         method: 'GET',
         path: 'x',
@@ -130,14 +131,14 @@ describe('a body that trickles a byte a second', () => {
       }),
     );
     expect(isAPIUserAbortError(error)).toBe(true);
-    expect(ms).toBeLessThan(6_000);
+    expect(server.stats.bytesWritten).toBeLessThan(TRICKLED.length);
     await expect.poll(() => server.stats.closedByClient, { timeout: 5_000 }).toBe(1);
   });
 
   it('in every client: agent server, runtime API, platform app, gateway', async () => {
     const server = await hostileServer((_req, res, stats) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      trickle(res, stats, '{"a":"' + 'x'.repeat(100) + '"}', 1000);
+      trickle(res, stats, TRICKLED, 1000);
     });
     const common = { timeout: 1_000, maxRetries: 0, logLevel: 'off' as const };
     const calls: (() => Promise<unknown>)[] = [
@@ -157,11 +158,10 @@ describe('a body that trickles a byte a second', () => {
           ...common,
         }).listModels(),
     ];
-    const results = await Promise.all(calls.map((call) => timed(call)));
-    for (const { error, ms } of results) {
-      expect(isAPIConnectionTimeoutError(error)).toBe(true);
-      expect(ms).toBeLessThan(6_000);
-    }
+    const errors = await Promise.all(calls.map((call) => failure(call)));
+    for (const error of errors) expect(isAPIConnectionTimeoutError(error)).toBe(true);
+    // Each gave up long before the body ended (one character a second).
+    expect(server.stats.bytesWritten).toBeLessThan(TRICKLED.length);
   });
 });
 
@@ -171,7 +171,7 @@ describe('an oversize body', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(64 * MiB) });
       writeForever(res, stats, Buffer.alloc(64 * 1024, ' '), 64 * MiB);
     });
-    const { error } = await timed(() =>
+    const error = await failure(() =>
       transport(server.url, { maxResponseBytes: MiB }).request({ method: 'GET', path: 'x' }),
     );
     expect(isResponseTooLargeError(error)).toBe(true);
@@ -185,7 +185,7 @@ describe('an oversize body', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`"${'x'.repeat(2 * 1024)}"`);
     });
-    const { error } = await timed(() =>
+    const error = await failure(() =>
       transport(server.url, { maxResponseBytes: 1024, maxRetries: 3 }).request({ method: 'GET', path: 'x' }),
     );
     expect(isResponseTooLargeError(error)).toBe(true);
@@ -211,12 +211,11 @@ describe('an endless error body', () => {
       res.write('database exploded ');
       writeForever(res, stats, Buffer.alloc(64 * 1024, 'z'));
     });
-    const { error, ms } = await timed(() =>
+    const error = await failure(() =>
       transport(server.url, { maxRetries: 0, timeout: 5_000 }).request({ method: 'GET', path: 'x' }),
     );
     expect(isInternalServerError(error)).toBe(true);
     expect((error as Error).message).toContain('database exploded');
-    expect(ms).toBeLessThan(6_000);
     await expect.poll(() => server.stats.closedByClient, { timeout: 5_000 }).toBe(1);
   });
 });

@@ -3,8 +3,10 @@
 // same prepared frames in batches of 64 per macrotask, as undici hands over the frames of a 64 KiB chunk. Each
 // round times JSON.parse of those frames alone, the floor client (JSON.parse, the event check, a queue and
 // `for await`), build A and build B (their order reversed every round), by wall clock (nothing else runs in
-// the process). Prints the cost per event beyond JSON.parse of the floor, A and B, and the median of the
-// per-round ratios A/B (B's speed over A's). Not run by `npm run bench` (a helper, like the other `_` files).
+// the process) and by the main thread's CPU time (which a preemption by another process does not inflate: on
+// a machine others share, the figure to read). Prints the cost per event beyond JSON.parse of the floor, A and
+// B, and the medians of the per-round ratios A/B (B's speed over A's), and A and B over the floor. Not run by
+// `npm run bench` (a helper, like the other `_` files).
 //   node bench/_ab-overhead.ts --a <source> --b <source> [--protocol session|events] [--rounds 15] [--events 20000]
 // <source> is what BENCH_SOURCE takes: a commit, HEAD, or `worktree`.
 const hooks = './_ts-sources.ts';
@@ -98,19 +100,30 @@ class StandInSocket {
 
 let sink = 0;
 
-async function parseOnly(): Promise<number> {
-  const started = performance.now();
+/** Wall-clock and main-thread CPU milliseconds of one run. */
+interface Run {
+  wall: number;
+  cpu: number;
+}
+const clock = () => ({ wall: performance.now(), cpu: process.threadCpuUsage() });
+function since(start: ReturnType<typeof clock>): Run {
+  const cpu = process.threadCpuUsage(start.cpu);
+  return { wall: performance.now() - start.wall, cpu: (cpu.user + cpu.system) / 1000 };
+}
+
+async function parseOnly(): Promise<Run> {
+  const started = clock();
   await feed((text) => {
     const value = JSON.parse(text) as { kind?: string; type?: string };
     sink += (value.kind ?? value.type ?? '').length;
   });
-  return performance.now() - started;
+  return since(started);
 }
 
 /** The floor of a validated `for await` client (as bench/_stream-clients.ts's `floor`). */
-async function floor(): Promise<number> {
+async function floor(): Promise<Run> {
   const { push, iterable } = floorQueue<{ id: string; kind: string }>();
-  const started = performance.now();
+  const started = clock();
   void feed((text) => {
     const value = JSON.parse(text) as { event?: unknown };
     const parsed = decodeOwnedEvent(PROTOCOL === 'session' ? value.event : value, { mode: 'lenient' });
@@ -122,24 +135,24 @@ async function floor(): Promise<number> {
     sink += event.kind.length;
     if (event.id === lastId) break;
   }
-  return performance.now() - started;
+  return since(started);
 }
 
-async function subscribed(EventsClient: Client): Promise<number> {
+async function subscribed(EventsClient: Client): Promise<Run> {
   const { id } = await server.conversation(1);
   const subscription = new EventsClient({ baseUrl: server.url, logLevel: 'off' }).subscribe(id);
-  let started = 0;
+  let started = clock();
   subscription.once('open', () => {
-    started = performance.now();
+    started = clock();
     void feed((text) => socket!.emit('message', { data: text }));
   });
   let count = 0;
-  let time = 0;
+  let time: Run = { wall: 0, cpu: 0 };
   for await (const event of subscription) {
     sink += String(event.kind).length;
     count += 1;
     if (event.id === lastId) {
-      time = performance.now() - started;
+      time = since(started);
       break;
     }
   }
@@ -153,27 +166,38 @@ for (let round = 0; round < 6; round += 1) {
   await subscribed(A);
   await subscribed(B);
 }
-const times = { parse: [] as number[], floor: [] as number[], a: [] as number[], b: [] as number[] };
-const ratios: number[] = [];
+const runs = { parse: [] as Run[], floor: [] as Run[], a: [] as Run[], b: [] as Run[] };
 for (let round = 0; round < ROUNDS; round += 1) {
-  times.parse.push(await parseOnly());
-  times.floor.push(await floor());
+  runs.parse.push(await parseOnly());
+  runs.floor.push(await floor());
   const aFirst = round % 2 === 0;
   const first = await subscribed(aFirst ? A : B);
   const second = await subscribed(aFirst ? B : A);
   const [a, b] = aFirst ? [first, second] : [second, first];
-  times.a.push(a);
-  times.b.push(b);
-  ratios.push(a / b);
+  runs.a.push(a);
+  runs.b.push(b);
 }
 await server.stop();
-const parse = median(times.parse);
-const beyond = (series: number[]) => `${(((median(series) - parse) * 1000) / EVENTS).toFixed(3)} µs`;
 console.log(
-  `protocol ${PROTOCOL}; ${EVENTS} events per run, ${ROUNDS} rounds; JSON.parse alone ${((parse * 1000) / EVENTS).toFixed(3)} µs per event`,
+  `protocol ${PROTOCOL}; ${EVENTS} events per run, ${ROUNDS} rounds; load average ${(await import('node:os'))
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')}`,
 );
-console.log(
-  `  per event beyond JSON.parse: floor ${beyond(times.floor)}, A ${beyond(times.a)}, B ${beyond(times.b)}`,
-);
-console.log(`  B's speed over A's: ${median(ratios).toFixed(3)}× (rounds ${spread(ratios)})`);
+for (const key of ['wall', 'cpu'] as const) {
+  const of = (series: Run[]) => series.map((run) => run[key]);
+  const parse = median(of(runs.parse));
+  const beyond = (series: Run[]) => `${(((median(of(series)) - parse) * 1000) / EVENTS).toFixed(3)} µs`;
+  const ratio = (x: Run[], y: Run[]) => of(x).map((value, i) => value / of(y)[i]!);
+  const ab = ratio(runs.a, runs.b);
+  console.log(
+    `${key === 'wall' ? 'wall clock' : 'main-thread CPU'}: JSON.parse alone ${((parse * 1000) / EVENTS).toFixed(3)} µs per event; beyond it: floor ${beyond(runs.floor)}, A ${beyond(runs.a)}, B ${beyond(runs.b)}`,
+  );
+  console.log(`  B's speed over A's: ${median(ab).toFixed(3)}× (rounds ${spread(ab)})`);
+  const floorA = ratio(runs.floor, runs.a);
+  const floorB = ratio(runs.floor, runs.b);
+  console.log(
+    `  speed over the floor's: A ${median(floorA).toFixed(3)}× (${spread(floorA)}), B ${median(floorB).toFixed(3)}× (${spread(floorB)})`,
+  );
+}
 if (sink === 0) console.log('(no output)');

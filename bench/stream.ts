@@ -10,7 +10,8 @@
 //   <= 1.5x, on both protocols.
 // - the floor, both figures (information): the least any validated `for await` client does, the bare client
 //   plus the package's event check on each event, a queue and an async iterator (bench/_stream-clients.ts); what
-//   `subscribe` adds beyond it is its delivery work (order, exactly once, positions, state, bounds).
+//   `subscribe` adds beyond it is its delivery work (order, exactly once, positions, state, bounds); and
+//   `subscribe` over the floor, steady, per round. Target (issue 34): >= 0.9x the floor's speed, both protocols.
 //
 // Run with Node 24 (the committed sources, transpiled by bench/_build.ts; BENCH_SOURCE to pick another):
 //   node bench/stream.ts [--protocol session|events] [--rounds 15] [--warmup 8] [--events 20000] [--cold-rounds 9]
@@ -31,7 +32,7 @@ const argument = (name: string) => {
 const passthrough = process.argv.slice(2);
 const COLD_EVENTS = 1000;
 /** The summary lines each protocol's process ends with. */
-const SUMMARY_LINES = 4;
+const SUMMARY_LINES = 5;
 
 if (argument('protocol') === undefined) {
   // Both protocols, each in a fresh process (the first one would warm the shared code for the second).
@@ -104,12 +105,18 @@ const series = {
   bareCpu: [] as number[],
   subCpu: [] as number[],
 };
-const ratios = { wall: [] as number[], cpu: [] as number[], floorCpu: [] as number[] };
+const ratios = {
+  wall: [] as number[],
+  cpu: [] as number[],
+  floorCpu: [] as number[],
+  overFloor: [] as number[],
+};
 for (let round = 0; round < ROUNDS; round += 1) {
   const runs: Partial<Record<(typeof CLIENTS)[number], Run>> = {};
   for (const name of order(round)) runs[name] = await runOf(name);
   const { bare: b, subscribe: s, floor: f } = runs as Record<(typeof CLIENTS)[number], Run>;
   ratios.floorCpu.push(b.cpu / f.cpu);
+  ratios.overFloor.push(f.cpu / s.cpu);
   series.bareWall.push(perSecond(b.wall));
   series.subWall.push(perSecond(s.wall));
   series.bareCpu.push(perSecond(b.cpu));
@@ -179,4 +186,10 @@ console.log(
 );
 console.log(
   `stream ${PROTOCOL} floor first 1,000: ${(coldCpu.floor / coldCpu.bare).toFixed(2)}× the CPU time of WebSocket + JSON.parse (fresh processes)`,
+);
+// Issue 34: the client-paced stream at >= 0.9x of that floor, on both protocols (the same rounds, per-round
+// ratios of the floor's CPU time over subscribe's).
+const overFloor = median(ratios.overFloor);
+console.log(
+  `stream ${PROTOCOL} over the floor: ${overFloor.toFixed(2)}× the floor's speed (CPU; rounds ${spread(ratios.overFloor)}); target ≥ ${target}×: ${overFloor >= target ? 'ok' : 'MISSED'}`,
 );

@@ -117,10 +117,13 @@ for (const entry of versions) {
           await tab.goto(pageUrl);
           await untilLive(tab);
           await untilStatus(tab, 'finished');
-          const first = await shownItems(tab);
-          expect(
-            first.some((item) => item.type === 'agent-message' && item.text.includes('first turn')),
-          ).toBe(true);
+          // Newest first: the last turn's answer shows. Waited for: live and the status come from the socket,
+          // the items from the newest page, read over REST at the same time; either may come first.
+          await untilItem(
+            tab,
+            (item) => item.type === 'agent-message' && item.text.includes('first turn'),
+            "with the first turn's answer (the newest page)",
+          );
 
           await loadOlderToStart(tab);
           expect(described(await shownItems(tab))).toEqual(described(projectEvents(await history(id))));

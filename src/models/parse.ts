@@ -158,13 +158,15 @@ function parseEventFrom(
       if (result.success) return { success: true, data: result.data as Event };
       return failure('event', toValidationIssues(result.error.issues), input);
     }
+    // The predicate first: it accepts known kinds only, so an event it accepts needs neither the shape check
+    // nor the kind lookup below (as decode-event.ts does; this is parseEvent's path for text).
+    if (exact(identityChecks.lenientEvent, value, owned)) return { success: true, data: value as Event };
     if (!isKinded(value)) {
       const result = lenientEventParser().safeParse(value, PARSE_PARAMS);
       return failure('event', result.success ? [] : toValidationIssues(result.error.issues), input);
     }
     if (!EVENT_KIND_SET.has(value.kind))
       return { success: true, data: makeUnknown(value, 'unknown-kind') as Event };
-    if (exact(identityChecks.lenientEvent, value, owned)) return { success: true, data: value as Event };
     const parser = lenientEventParser();
     let result = parser.safeParse(value, PARSE_PARAMS);
     if (result.success) return { success: true, data: result.data as Event };

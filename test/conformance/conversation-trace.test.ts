@@ -3,15 +3,13 @@
 // conversation (meta.json), from which its tracing starts the conversation's spans under the given parent.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentServerClient, parentSpanContext } from '../../src/index.js';
-import { newestVersion, requirePeer } from '../peers/peers.js';
-import { type RealAgentServer, startRealAgentServer } from './support/agent-server.js';
-import { type FakeLlm, startFakeLlm } from './support/fake-llm.js';
+import { describe, expect, it } from 'vitest';
+import { parentSpanContext } from '../../src/index.js';
+import { oneAgentServer, useAgentServer } from './support/one-agent-server.js';
 import { startBody } from './support/scenarios.js';
 
-const version = process.env.CONFORMANCE_VERSIONS?.split(',')[0] ?? newestVersion('agent-server');
-const venv = requirePeer('agent-server', version);
+const target = oneAgentServer();
+const { version, venv } = target;
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 /** The stored conversation the server keeps for `id` (its meta.json, wherever under the data folder). */
@@ -37,28 +35,11 @@ function storedMeta(dataDir: string, id: string): Record<string, unknown> {
 describe.skipIf(venv === undefined)(
   `conversation trace headers against the real agent server ${version}`,
   () => {
-    let server: RealAgentServer;
-    let llm: FakeLlm;
-    let client: AgentServerClient;
-
-    beforeAll(async () => {
-      llm = await startFakeLlm();
-      server = await startRealAgentServer(venv as string, version);
-      client = new AgentServerClient({
-        baseUrl: server.url,
-        sessionApiKey: server.sessionApiKey,
-        logLevel: 'off',
-      });
-    });
-
-    afterAll(async () => {
-      await server?.close();
-      await llm?.close();
-    });
+    const real = useAgentServer(target);
 
     it('stores the span name, tags, metadata and parent span context it was given', async () => {
       const parent = parentSpanContext(TRACEPARENT) as string;
-      const started = await client.conversations.create(startBody(server, llm), {
+      const started = await real.client.conversations.create(startBody(real.server, real.llm), {
         trace: {
           spanName: 'checkout-review',
           tags: ['team-a', 'nightly'],
@@ -66,7 +47,7 @@ describe.skipIf(venv === undefined)(
           parentSpanContext: parent,
         },
       });
-      const meta = storedMeta(server.dataDir, started.id);
+      const meta = storedMeta(real.server.dataDir, started.id);
       console.log(
         `agent server ${version}: stored ${JSON.stringify(
           Object.fromEntries(Object.entries(meta).filter(([key]) => key.startsWith('observability'))),
@@ -107,12 +88,12 @@ describe.skipIf(venv === undefined)(
       const { request } = await import('node:http');
       const status = await new Promise<number | undefined>((resolve, reject) => {
         const req = request(
-          `${server.url}/api/conversations`,
+          `${real.server.url}/api/conversations`,
           {
             method: 'POST',
             agent: false,
             headers: {
-              'X-Session-API-Key': server.sessionApiKey,
+              'X-Session-API-Key': real.server.sessionApiKey,
               'content-type': 'application/json',
               'X-OpenHands-Observability-Metadata': 'not json',
             },
@@ -123,7 +104,7 @@ describe.skipIf(venv === undefined)(
           },
         );
         req.on('error', reject);
-        req.end(JSON.stringify(startBody(server, llm)));
+        req.end(JSON.stringify(startBody(real.server, real.llm)));
       });
       expect(status).toBe(422);
     });

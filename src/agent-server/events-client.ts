@@ -191,14 +191,19 @@ export class EventsClient extends BaseClient {
       {
         ...this.#socketAccess(),
         conversationId,
-        backfill: (since, signal, measure) => {
+        backfill: (since, signal, measure, pageLimit) => {
           const decode = catchUpPageDecoder(measure);
           return new PagedIterable<Positioned>(
             (pageId) =>
               this.transport.request({
                 method: 'GET',
                 path: encodePath('api', 'conversations', conversationId, 'events', 'search'),
-                query: { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100, page_id: pageId },
+                query: {
+                  timestamp__gte: since,
+                  sort_order: 'TIMESTAMP',
+                  limit: pageLimit?.() ?? 100,
+                  page_id: pageId,
+                },
                 signal,
                 decode,
               }),
@@ -258,12 +263,17 @@ export class EventsClient extends BaseClient {
         ...this.#socketAccess(),
         socket: 'bash-events',
         conversationId: 'bash-events',
-        backfill: (since, signal, measure) => {
+        backfill: (since, signal, measure, pageLimit) => {
           const decode = bashCatchUpPageDecoder(measure);
           return new PagedIterable<Positioned>(
             (pageId) =>
               search(
-                { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100, page_id: pageId },
+                {
+                  timestamp__gte: since,
+                  sort_order: 'TIMESTAMP',
+                  limit: pageLimit?.() ?? 100,
+                  page_id: pageId,
+                },
                 signal,
                 decode,
               ),

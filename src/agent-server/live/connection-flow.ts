@@ -12,6 +12,11 @@ import { serverTimeBefore } from './server-time.js';
 import type { LiveSettings } from './subscribe-options.js';
 import type { SubscriptionPhase } from './types.js';
 
+/** Events per REST catch-up page at most (the server's own default page size). */
+const MAX_PAGE = 100;
+/** Events of the first REST page while no event's size is known yet (`ConnectionFlow#pageLimit`). */
+const FIRST_PAGE = 10;
+
 /** What the flow of one connection needs from the connection loop. */
 export interface FlowHost {
   phase: SubscriptionPhase;
@@ -47,6 +52,8 @@ export class ConnectionFlow implements FrameSink {
   lastContact = performance.now();
   #deliveredAtContact = 0;
   #readyConnections = 0;
+  /** The largest event seen (bytes of its JSON text), for the size of REST pages (`#pageLimit`). */
+  #largest = 0;
 
   constructor(
     host: FlowHost,
@@ -153,7 +160,11 @@ export class ConnectionFlow implements FrameSink {
     return newest === undefined ? undefined : serverTimeBefore(newest, performance.now() - this.lastContact);
   }
 
-  /** Delivers the persisted events since `since` read over REST (`null`: none), then what the socket held back. */
+  /**
+   * Delivers the persisted events since `since` read over REST (`null`: none), then what the socket held back.
+   * Held frames dropped past the bounds (`hold`) are read again over REST from where delivery stands first,
+   * as often as it takes: the connection is kept, and memory stays within the bounds at the consumer's pace.
+   */
   async #catchUp(
     conn: Connection,
     start: string | undefined | null | Promise<string | undefined>,
@@ -161,48 +172,97 @@ export class ConnectionFlow implements FrameSink {
   ): Promise<void> {
     this.#host.phase = 'syncing';
     if (start !== null) {
+      let since: string | undefined;
       try {
-        const since = await start;
-        if (conn.catchUpSince === undefined) conn.catchUpSince = since;
-        const measure = this.#settings.maxBufferedBytes !== Number.POSITIVE_INFINITY;
-        for await (const page of this.#ctx.backfill(since, conn.abort.signal, measure)) {
-          if (this.#host.isStale(conn)) return;
-          // Without a resend the socket's frames are live only, in the server's order. REST fills in what came
-          // before them: its events up to the first one the socket holds back; from there on the socket's own
-          // order (an event REST has beyond that point comes on the socket too, or a seq gap reads it later).
-          // A resend interleaves with live frames: REST's order wins then (the held duplicates are dropped).
-          const held =
-            conn.held.length === 0 || conn.resend !== undefined
-              ? undefined
-              : new Set(conn.held.map((item) => item.id));
-          const stop = held === undefined ? -1 : page.items.findIndex((item) => held.has(item.id));
-          const items = stop === -1 ? page.items : page.items.slice(0, stop);
-          if (!(await this.#deliverAll(conn, items))) return;
-          if (stop !== -1) break;
-        }
+        since = await start;
       } catch (error) {
         if (!this.#host.isStale(conn)) this.#host.abandon(conn, { reason: 'sync-failed', error });
         return;
       }
+      if (conn.catchUpSince === undefined) conn.catchUpSince = since;
+      if (!(await this.#readOver(conn, since))) return;
       // Everything up to the server's `seq` at connect is delivered or not wanted: a reconnect replays after it.
       // (`through_seq` may be the next seq rather than the last: see FrameReader#sync.)
       if (conn.through !== undefined && (this.#core.lastSeq ?? -1) < conn.through - 1)
         this.#core.lastSeq = conn.through - 1;
     }
-    // Frames keep arriving while a slow consumer is waited for: take them in batches until none is left.
-    while (conn.held.length > 0) {
+    for (;;) {
+      if (conn.reread) {
+        conn.reread = false;
+        // What was dropped before this read is delivered by it (persisted before the socket sent it); a frame
+        // dropped during it sets `reread` again.
+        const dropped = conn.droppedSeq;
+        conn.droppedSeq = undefined;
+        const ledger = this.#core.ledger;
+        const since = ledger.delivered ? ledger.catchUpSince() : conn.catchUpSince;
+        if (!(await this.#readOver(conn, since))) return;
+        if (dropped !== undefined && (this.#core.lastSeq ?? -1) < dropped) this.#core.lastSeq = dropped;
+        // REST filled in by ids: the held envelopes start the sequence again (as after a gap, `fillGap`).
+        conn.order.next = undefined;
+        this.#resumeReading(conn);
+        continue;
+      }
+      // Frames keep arriving while a slow consumer is waited for: take them in batches until none is left.
+      if (conn.held.length === 0) break;
       const held = conn.held;
       conn.held = [];
       conn.heldBytes = 0;
       this.#resumeReading(conn);
-      for (const item of held) {
-        if (!(await this.#waitForRoom(conn))) return;
-        this.#reader.release(conn, item);
-        if (this.#host.isStale(conn)) return;
+      conn.releasing = true;
+      try {
+        for (const item of held) {
+          if (!(await this.#waitForRoom(conn))) return;
+          this.#reader.release(conn, item);
+          if (this.#host.isStale(conn)) return;
+        }
+      } finally {
+        conn.releasing = false;
       }
     }
     this.#goLive(conn, announce);
   }
+
+  /**
+   * One REST read of the persisted events since `since`, at the consumer's pace (pages sized to the byte bound,
+   * `#pageLimit`). False when the connection ended (a failed read drops it: `sync-failed`).
+   */
+  async #readOver(conn: Connection, since: string | undefined): Promise<boolean> {
+    try {
+      const measure = this.#settings.maxBufferedBytes !== Number.POSITIVE_INFINITY;
+      for await (const page of this.#ctx.backfill(since, conn.abort.signal, measure, this.#pageLimit)) {
+        if (this.#host.isStale(conn)) return false;
+        // Without a resend the socket's frames are live only, in the server's order. REST fills in what came
+        // before them: its events up to the first one the socket holds back; from there on the socket's own
+        // order (an event REST has beyond that point comes on the socket too, or a seq gap reads it later).
+        // A resend interleaves with live frames: REST's order wins then (the held duplicates are dropped).
+        const held =
+          conn.held.length === 0 || conn.resend !== undefined
+            ? undefined
+            : new Set(conn.held.map((item) => item.id));
+        const stop = held === undefined ? -1 : page.items.findIndex((item) => held.has(item.id));
+        const items = stop === -1 ? page.items : page.items.slice(0, stop);
+        if (!(await this.#deliverAll(conn, items))) return false;
+        if (stop !== -1) break;
+      }
+      return true;
+    } catch (error) {
+      if (!this.#host.isStale(conn)) this.#host.abandon(conn, { reason: 'sync-failed', error });
+      return false;
+    }
+  }
+
+  /**
+   * Events asked for per REST page: as many of the largest event seen so far as fit in `maxBufferedBytes`
+   * (1 to 100), so that a page of large events is not many times the bound (100 of 2 MiB were 200 MiB of text
+   * read whole, issue 34 item 3). Asked again for each page; before any size is known, a first page of 10
+   * measures them (one more request for a long history of small events).
+   */
+  readonly #pageLimit = (): number => {
+    const bound = this.#settings.maxBufferedBytes;
+    if (bound === Number.POSITIVE_INFINITY) return MAX_PAGE;
+    if (this.#largest === 0) return FIRST_PAGE;
+    return Math.max(1, Math.min(MAX_PAGE, Math.floor(bound / this.#largest)));
+  };
 
   #goLive(conn: Connection, announce = true): void {
     if (this.#host.isStale(conn)) return;
@@ -222,6 +282,7 @@ export class ConnectionFlow implements FrameSink {
 
   async #deliverAll(conn: Connection, items: readonly Positioned[]): Promise<boolean> {
     for (const item of items) {
+      if (item.bytes > this.#largest) this.#largest = item.bytes;
       if (!(await this.#waitForRoom(conn))) return false;
       this.#core.deliver(item.event, item.id, item.timestamp, item.bytes);
       this.#noteProgress(conn);
@@ -242,34 +303,54 @@ export class ConnectionFlow implements FrameSink {
 
   /**
    * Holds a frame back while the connection catches up; bounded like a loop's buffer, with the same policy: past
-   * the bounds, `onOverflow: 'error'` ends the subscription with SubscriptionOverflowError; `'pause'` pauses.
+   * the bounds, `onOverflow: 'error'` ends the subscription with SubscriptionOverflowError; `'pause'` pauses
+   * reading where the socket can (`ws`), and the held frames are dropped and read again over REST once the
+   * catch-up got there (`#catchUp`): held by position, not by bytes, on the same connection. (Dropping the connection instead made every reconnect's catch-up overflow again while its first
+   * REST page was read, until `giveUpAfter` ended it: issue 34 item 3.)
    */
   hold(conn: Connection, item: Positioned): void {
     conn.held.push(item);
     conn.heldBytes += item.bytes;
+    if (item.bytes > this.#largest) this.#largest = item.bytes;
     const maxHeld = Math.max(1000, this.#settings.maxBuffered);
     if (conn.held.length <= maxHeld && conn.heldBytes <= this.#settings.maxBufferedBytes) return;
     if (!this.#settings.pauseOnOverflow) {
       this.#host.fail(
         new SubscriptionOverflowError(
-          `${conn.held.length} events, ${conn.heldBytes} bytes arrived during the REST catch-up and were held back (at most ${maxHeld} events, maxBufferedBytes ${this.#settings.maxBufferedBytes}); onOverflow is 'error'`,
+          `${conn.held.length} events, ${conn.heldBytes} bytes arrived during the REST catch-up and were held back (at most ${maxHeld} events, maxBufferedBytes ${this.#settings.maxBufferedBytes}; the largest event ${this.#largest} bytes); onOverflow is 'error': use onOverflow 'pause' (the default) or a larger maxBufferedBytes`,
         ),
       );
       return;
     }
-    // The catch-up is slower than the server publishes: stop reading (the server's own byte budget decides
-    // whether it keeps us), or, where the socket cannot pause, drop it and resume by position.
-    if (this.#pauseReading(conn)) return;
-    if (this.#core.behind()) this.#host.pauseByReconnect(conn);
-    else this.#host.abandon(conn, { reason: 'sync-overflow' });
+    // The catch-up is slower than the server publishes: stop reading where the socket can (the server's own
+    // byte budget decides whether it keeps us; frames already received still come), and drop what is held: it
+    // is read again by position.
+    this.#pauseReading(conn);
+    this.#dropHeld(conn, maxHeld);
+  }
+
+  #dropHeld(conn: Connection, maxHeld: number): void {
+    if (!conn.reread)
+      this.#ctx.logger.info(
+        `subscription to ${this.#ctx.conversationId}: ${conn.held.length} events, ${conn.heldBytes} bytes arrived during the REST catch-up (at most ${maxHeld} events, maxBufferedBytes ${this.#settings.maxBufferedBytes} held back): dropped, read again over REST`,
+      );
+    for (const held of conn.held)
+      if (held.seq !== undefined && (conn.droppedSeq === undefined || held.seq > conn.droppedSeq))
+        conn.droppedSeq = held.seq;
+    conn.held = [];
+    conn.heldBytes = 0;
+    conn.reread = true;
   }
 
   /** Delivers a live item; pauses when a loop's buffer is full. False when the connection ended or paused. */
   deliverLive(conn: Connection, item: Positioned, sequenced = false): boolean {
     const full = this.#core.deliver(item.event, item.id, item.timestamp, item.bytes, true, sequenced);
     this.#noteProgress(conn);
-    // Checked again after the listeners ran: one of them may have closed the subscription.
-    if (!full || this.#host.isStale(conn) || !this.#core.overflowing()) return !this.#host.isStale(conn);
+    if (item.bytes > this.#largest) this.#largest = item.bytes;
+    // Checked again after the listeners ran: one of them may have closed the subscription. A catch-up releasing
+    // held frames waits for room before the next one (`#catchUp`) instead.
+    if (!full || conn.releasing || this.#host.isStale(conn) || !this.#core.overflowing())
+      return !this.#host.isStale(conn);
     this.#onOverflow(conn);
     return !this.#host.isStale(conn) && !conn.paused;
   }

@@ -35,6 +35,15 @@ export interface Connection {
   /** Frames that arrived before the catch-up finished, in arrival order, and their size. */
   held: Positioned[];
   heldBytes: number;
+  /**
+   * Frames held back past the bounds were dropped (a socket that cannot pause): the catch-up reads them again
+   * over REST from where delivery stands before it releases what is held (connection-flow.ts `hold`).
+   */
+  reread: boolean;
+  /** Session socket: the highest `seq` of the frames dropped so (the reread delivers up to it). */
+  droppedSeq: number | undefined;
+  /** The catch-up is releasing held frames: a full buffer waits for room there, it does not pause the socket. */
+  releasing: boolean;
   /** Reading paused (`ws`'s `pause()`) while a slow consumer or a long catch-up holds frames back. */
   paused: boolean;
   /** The socket refused a frame over `maxFrameBytes` (`ws`'s `maxPayload`). */
@@ -84,6 +93,9 @@ export function newConnection(
     live: false,
     held: [],
     heldBytes: 0,
+    reread: false,
+    droppedSeq: undefined,
+    releasing: false,
     paused: false,
     frameTooLarge: false,
     ...start,
@@ -112,6 +124,12 @@ export function dropConnection(conn: Connection): void {
   conn.heldBytes = 0;
   conn.live = false;
   const socket = conn.socket;
+  // A socket whose reading is paused (`ws`) would never read the server's close frame: the closing handshake
+  // would wait for `ws`'s own 30 s timeout, keeping the process alive.
+  if (conn.paused) {
+    conn.paused = false;
+    (socket as { resume?: () => void } | undefined)?.resume?.();
+  }
   if (socket && (socket.readyState === WS_OPEN || socket.readyState === WS_CONNECTING)) {
     try {
       socket.close(1000);

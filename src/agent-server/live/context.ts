@@ -22,9 +22,14 @@ export interface SubscriptionContext {
   sessionApiKey(): Promise<string | undefined>;
   /**
    * Persisted events with timestamp ≥ `since` (all when undefined), oldest first, as positioned items
-   * (`measure`: fill in their size, for a byte bound).
+   * (`measure`: fill in their size, for a byte bound; `pageLimit`: the events to ask for, called for each page).
    */
-  backfill(since: string | undefined, signal: AbortSignal, measure: boolean): AsyncIterable<Page<Positioned>>;
+  backfill(
+    since: string | undefined,
+    signal: AbortSignal,
+    measure: boolean,
+    pageLimit?: () => number,
+  ): AsyncIterable<Page<Positioned>>;
   /** The timestamp of the newest persisted event (`undefined`: none), as the server wrote it. */
   newestTimestamp(signal: AbortSignal): Promise<string | undefined>;
   /** A cheap authenticated REST read of the conversation: throws the typed API error the server answers. */

@@ -302,7 +302,9 @@ describe('readiness, state mirror and delivery', () => {
     expect(labels).toEqual([...Array.from({ length: 150 }, (_, i) => `old ${i}`), 'new 0', 'new 1']);
     expect(connections.at(-1)!.url.search).toBe('');
     const pages = requests.filter((r) => r.url.includes('/events/search'));
-    expect(pages).toHaveLength(2);
+    // A first page of 10 measures the events' size; then pages of what fits in maxBufferedBytes, at most 100
+    // (connection-flow.ts #pageLimit).
+    expect(pages.map((r) => new URL(r.url).searchParams.get('limit'))).toEqual(['10', '100', '100']);
   });
 
   it.each([

@@ -1,0 +1,181 @@
+/**
+ * Issue 34 item 3, scaled down: a slow consumer of large events (several times `maxBufferedBytes`) on a socket
+ * that cannot pause (the runtime's built-in WebSocket). The frames a connection holds back while its REST
+ * catch-up runs used to be bounded by dropping the connection (`sync-overflow`): when the socket brought more
+ * than the bound before the catch-up's first page, every reconnect overflowed again, until `giveUpAfter` ended
+ * the subscription with a generic `SubscriptionConnectionError`. Now the held frames are dropped and read again
+ * over REST by position on the same connection: every event once, in order, with no reconnect, and REST pages
+ * sized to the byte bound (with `ws`, whose reading pauses, the same: frames it had received still come). Both sockets: `/sockets/events` (legacy) and `/sockets/session` (live only: its first
+ * connection catches up over REST from `subscribe()`).
+ *
+ * Deterministic: the double answers the REST search only once it has sent every frame of the burst (the REST
+ * read is slower than the socket, as a page of 2 MiB events is), and the consumer is held by a promise until
+ * the catch-up has filled its buffer.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer, WebSocket as WsClient } from 'ws';
+import { EventsClient, type ReconnectInfo } from '../../src/agent-server/index.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const ID = '6f1c2a4e-3b5d-4e7f-8a9b-0c1d2e3f4a5b';
+const KiB = 1024;
+const BOUND = 256 * KiB;
+/** Events of about 64 KiB: 40 of them are ten times the bound. */
+const PADDING = 'x'.repeat(64 * KiB);
+const COUNT = 40;
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+const stamp = (n: number) =>
+  `2026-11-23T10:00:${String(Math.floor(n / 1000)).padStart(2, '0')}.${String(n % 1000).padStart(3, '0')}000`;
+const event = (n: number) => ({
+  id: `event-${n}`,
+  timestamp: stamp(n + 1),
+  source: 'user',
+  llm_message: { role: 'user', content: [{ type: 'text', text: `message ${n}` }] },
+  kind: 'MessageEvent',
+  extra_padding: PADDING,
+});
+const fullState = () => ({
+  id: `state-${Math.random()}`,
+  timestamp: stamp(0),
+  source: 'environment',
+  kind: 'ConversationStateUpdateEvent',
+  key: 'full_state',
+  value: { execution_status: 'running' },
+});
+
+interface Double {
+  url: string;
+  connections: number;
+  /** The `limit` of every REST search. */
+  limits: number[];
+}
+
+/**
+ * An agent server of `protocol` whose conversation gets `COUNT` large events right after the first socket's
+ * first state, all sent on that socket; the REST search answers once they are sent.
+ */
+async function busyServer(protocol: 'session' | 'events'): Promise<Double> {
+  const state: Double = { url: '', connections: 0, limits: [] };
+  let published = 0;
+  let sent!: () => void;
+  const allSent = new Promise<void>((resolve) => {
+    sent = resolve;
+  });
+  const json = (response: import('node:http').ServerResponse, body: unknown) =>
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    if (url.pathname === '/server_info')
+      return json(response, {
+        uptime: 1,
+        idle_time: 1,
+        version: protocol === 'session' ? '1.58.2' : '1.25.0',
+      });
+    if (url.pathname === `/api/conversations/${ID}`)
+      return json(response, { id: ID, execution_status: 'running' });
+    if (url.pathname === `/api/conversations/${ID}/events/search`) {
+      const limit = Number(url.searchParams.get('limit'));
+      state.limits.push(limit);
+      void allSent.then(() => {
+        const since = url.searchParams.get('timestamp__gte');
+        const pageId = url.searchParams.get('page_id');
+        let first = 0;
+        while (since !== null && first < published && stamp(first + 1) < since) first += 1;
+        if (pageId !== null) first = Math.max(first, Number(pageId.slice('event-'.length)));
+        const items = [];
+        for (let n = first; n < Math.min(published, first + limit); n += 1) items.push(event(n));
+        json(response, { items, next_page_id: first + limit < published ? `event-${first + limit}` : null });
+      });
+      return;
+    }
+    response.writeHead(404).end();
+  });
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (request, duplex, head) => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    wss.handleUpgrade(request, duplex, head, (socket) => {
+      state.connections += 1;
+      socket.on('error', () => undefined);
+      const frame = (n: number) =>
+        JSON.stringify(protocol === 'session' ? { type: 'durable', seq: n, event: event(n) } : event(n));
+      if (protocol === 'session') {
+        socket.send(JSON.stringify({ type: 'sync', through_seq: published - 1 }));
+        const after = url.searchParams.get('after_seq');
+        if (after !== null) for (let n = Number(after) + 1; n < published; n += 1) socket.send(frame(n));
+        socket.send(JSON.stringify({ type: 'transient', event: fullState() }));
+      } else {
+        socket.send(JSON.stringify(fullState()));
+        const since = url.searchParams.get('after_timestamp');
+        if (since !== null)
+          for (let n = 0; n < published; n += 1) if (stamp(n + 1) >= since) socket.send(frame(n));
+      }
+      if (published > 0) return;
+      // The burst, once: more than the bound before the catch-up's first page.
+      while (published < COUNT - 1) socket.send(frame(published++));
+      socket.send(frame(published++), () => sent());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
+
+/** The runtime's built-in WebSocket cannot pause reading; `ws`'s can (but still hands out what it received). */
+const sockets = { 'built-in': globalThis.WebSocket, ws: WsClient } as const;
+
+describe.each([
+  ['events', 'built-in'],
+  ['session', 'built-in'],
+  ['events', 'ws'],
+  ['session', 'ws'],
+] as const)('large events, a slow consumer, /sockets/%s, the %s WebSocket', (protocol, socket) => {
+  it("onOverflow 'pause': every event once, in order, on one connection, within the bound", async () => {
+    const server = await busyServer(protocol);
+    const client = new EventsClient({ baseUrl: server.url, logLevel: 'off', maxRetries: 0 });
+    const sub = client.subscribe(ID, {
+      protocol,
+      WebSocket: sockets[socket] as never,
+      maxBufferedBytes: BOUND,
+      reconnect: { initialDelay: 5, maxDelay: 20, giveUpAfter: 5_000 },
+    });
+    const reconnects: ReconnectInfo[] = [];
+    sub.on('reconnecting', (info) => reconnects.push(info));
+    let most = 0;
+    sub.on('event', () => {
+      most = Math.max(most, sub.bufferedBytes);
+    });
+    const errors: Error[] = [];
+    sub.on('error', (error) => errors.push(error));
+    // The consumer takes nothing until the catch-up has filled its buffer.
+    const full = waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB, 'a full buffer', 8_000);
+    const ids: string[] = [];
+    for await (const item of sub) {
+      if (item.kind !== 'MessageEvent') continue;
+      await full;
+      ids.push(String(item.id));
+      if (ids.length === COUNT) break;
+    }
+    expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+    expect(errors).toEqual([]);
+    expect(reconnects).toEqual([]);
+    expect(server.connections).toBe(1);
+    // The buffer never held more than the bound and the one event that reached it.
+    expect(most).toBeLessThan(BOUND + 70 * KiB);
+    // REST pages of what fits in the bound (about 4 events of 64 KiB), not 100 of them; before any size was
+    // known, a first page of 10.
+    expect(server.limits.length).toBeGreaterThan(1);
+    for (const limit of server.limits) expect(limit).toBeLessThanOrEqual(10);
+    for (const limit of server.limits.slice(1)) expect(limit).toBeLessThanOrEqual(4);
+  }, 20_000);
+});

@@ -58,19 +58,27 @@ interface Double {
   connections: number;
   /** The `limit` of every REST search. */
   limits: number[];
+  /** `when: 'live'`: sends the burst on the current socket (the subscription is live). */
+  publish(): void;
 }
 
 /**
- * An agent server of `protocol` whose conversation gets `COUNT` large events right after the first socket's
- * first state, all sent on that socket; the REST search answers once they are sent.
+ * An agent server of `protocol` whose conversation gets `COUNT` large events, all sent on one socket: right
+ * after the first socket's first state (`catch-up`; the REST search answers once they are sent), or when the
+ * test calls `publish()` (`live`).
  */
-async function busyServer(protocol: 'session' | 'events'): Promise<Double> {
-  const state: Double = { url: '', connections: 0, limits: [] };
+async function busyServer(protocol: 'session' | 'events', when: 'catch-up' | 'live'): Promise<Double> {
+  let current: ((n: number, last: boolean) => void) | undefined;
   let published = 0;
   let sent!: () => void;
   const allSent = new Promise<void>((resolve) => {
     sent = resolve;
   });
+  const burst = () => {
+    while (published < COUNT) current?.(published++, published === COUNT);
+  };
+  const state: Double = { url: '', connections: 0, limits: [], publish: burst };
+  if (when === 'live') sent();
   const json = (response: import('node:http').ServerResponse, body: unknown) =>
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const server = createServer((request, response) => {
@@ -119,10 +127,9 @@ async function busyServer(protocol: 'session' | 'events'): Promise<Double> {
         if (since !== null)
           for (let n = 0; n < published; n += 1) if (stamp(n + 1) >= since) socket.send(frame(n));
       }
-      if (published > 0) return;
+      current = (n, last) => socket.send(frame(n), last ? () => sent() : undefined);
       // The burst, once: more than the bound before the catch-up's first page.
-      while (published < COUNT - 1) socket.send(frame(published++));
-      socket.send(frame(published++), () => sent());
+      if (when === 'catch-up' && published === 0) burst();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -140,8 +147,8 @@ describe.each([
   ['events', 'ws'],
   ['session', 'ws'],
 ] as const)('large events, a slow consumer, /sockets/%s, the %s WebSocket', (protocol, socket) => {
-  it("onOverflow 'pause': every event once, in order, on one connection, within the bound", async () => {
-    const server = await busyServer(protocol);
+  it("onOverflow 'pause', a burst during the catch-up: every event once, in order, on one connection, within the bound", async () => {
+    const server = await busyServer(protocol, 'catch-up');
     const client = new EventsClient({ baseUrl: server.url, logLevel: 'off', maxRetries: 0 });
     const sub = client.subscribe(ID, {
       protocol,
@@ -177,5 +184,43 @@ describe.each([
     expect(server.limits.length).toBeGreaterThan(1);
     for (const limit of server.limits) expect(limit).toBeLessThanOrEqual(10);
     for (const limit of server.limits.slice(1)) expect(limit).toBeLessThanOrEqual(4);
+  }, 20_000);
+
+  it("onOverflow 'pause', a burst once live: every event once, in order, on one connection, within the bound", async () => {
+    const server = await busyServer(protocol, 'live');
+    const client = new EventsClient({ baseUrl: server.url, logLevel: 'off', maxRetries: 0 });
+    const sub = client.subscribe(ID, {
+      protocol,
+      WebSocket: sockets[socket] as never,
+      maxBufferedBytes: BOUND,
+      reconnect: { initialDelay: 5, maxDelay: 20, giveUpAfter: 5_000 },
+    });
+    const reconnects: ReconnectInfo[] = [];
+    sub.on('reconnecting', (info) => reconnects.push(info));
+    let most = 0;
+    sub.on('event', () => {
+      most = Math.max(most, sub.bufferedBytes);
+    });
+    const errors: Error[] = [];
+    sub.on('error', (error) => errors.push(error));
+    await sub.ready;
+    await waitFor(() => sub.phase === 'live', 'live');
+    server.publish();
+    // The consumer takes nothing until its buffer is full.
+    const full = waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB, 'a full buffer', 8_000);
+    const ids: string[] = [];
+    for await (const item of sub) {
+      if (item.kind !== 'MessageEvent') continue;
+      await full;
+      ids.push(String(item.id));
+      if (ids.length === COUNT) break;
+    }
+    expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+    expect(errors).toEqual([]);
+    // Not closed and reopened for the server to replay: the connection caught up over REST (the built-in
+    // WebSocket) or paused reading (`ws`).
+    expect(reconnects).toEqual([]);
+    expect(server.connections).toBe(1);
+    expect(most).toBeLessThan(BOUND + 70 * KiB);
   }, 20_000);
 });

@@ -208,15 +208,10 @@ export class ConnectionFlow implements FrameSink {
       conn.held = [];
       conn.heldBytes = 0;
       this.#resumeReading(conn);
-      conn.releasing = true;
-      try {
-        for (const item of held) {
-          if (!(await this.#waitForRoom(conn))) return;
-          this.#reader.release(conn, item);
-          if (this.#host.isStale(conn)) return;
-        }
-      } finally {
-        conn.releasing = false;
+      for (const item of held) {
+        if (!(await this.#waitForRoom(conn))) return;
+        this.#reader.release(conn, item);
+        if (this.#host.isStale(conn)) return;
       }
     }
     this.#goLive(conn, announce);
@@ -347,12 +342,12 @@ export class ConnectionFlow implements FrameSink {
     const full = this.#core.deliver(item.event, item.id, item.timestamp, item.bytes, true, sequenced);
     this.#noteProgress(conn);
     if (item.bytes > this.#largest) this.#largest = item.bytes;
-    // Checked again after the listeners ran: one of them may have closed the subscription. A catch-up releasing
-    // held frames waits for room before the next one (`#catchUp`) instead.
-    if (!full || conn.releasing || this.#host.isStale(conn) || !this.#core.overflowing())
+    // Checked again after the listeners ran: one of them may have closed the subscription. A ready connection
+    // that is catching up (releasing held frames, or a transient event meanwhile) waits for room in `#catchUp`.
+    if (!full || (conn.ready && !conn.live) || this.#host.isStale(conn) || !this.#core.overflowing())
       return !this.#host.isStale(conn);
     this.#onOverflow(conn);
-    return !this.#host.isStale(conn) && !conn.paused;
+    return !this.#host.isStale(conn) && !conn.paused && (conn.live || !conn.ready);
   }
 
   /** After each delivery: progress ends the outage, once per connection. */
@@ -385,7 +380,31 @@ export class ConnectionFlow implements FrameSink {
       });
       return;
     }
-    this.#host.pauseByReconnect(conn);
+    this.#readAgain(conn);
+  }
+
+  /**
+   * A loop's buffer is full and the socket cannot pause (the built-in WebSocket): the connection stays, its
+   * frames from here on are held (dropped past the bounds, `hold`) while it catches up over REST from where
+   * delivery stands, at the loop's pace, then it is live again. (It used to be closed and reopened once the
+   * loop had caught up; the server then replayed everything after that position again, reconnect after
+   * reconnect: issue 34 item 3.)
+   */
+  #readAgain(conn: Connection): void {
+    this.#ctx.logger.debug('the consumer is behind and the socket cannot pause: catching up over REST');
+    const ahead = [...conn.order.ahead.values()].sort((a, b) => a.seq - b.seq);
+    conn.order.ahead.clear();
+    conn.order.next = undefined;
+    conn.held = [...ahead, ...conn.held];
+    for (const item of ahead) conn.heldBytes += item.bytes;
+    conn.live = false;
+    // REST may now deliver an event before the socket sends it: its frame is a duplicate, not a reused id.
+    const ledger = this.#core.ledger;
+    conn.catchUp = { type: 'rest', since: ledger.delivered ? ledger.catchUpSince() : conn.catchUpSince };
+    // A connection not ready yet (a session replay) catches up once it is (`becomeReady`).
+    if (!conn.ready) return;
+    conn.reread = true;
+    void this.#catchUp(conn, null, false);
   }
 
   /** `ws`'s `pause()`: stop reading from the socket. False when the socket cannot (the built-in WebSocket). */

@@ -42,8 +42,6 @@ export interface Connection {
   reread: boolean;
   /** Session socket: the highest `seq` of the frames dropped so (the reread delivers up to it). */
   droppedSeq: number | undefined;
-  /** The catch-up is releasing held frames: a full buffer waits for room there, it does not pause the socket. */
-  releasing: boolean;
   /** Reading paused (`ws`'s `pause()`) while a slow consumer or a long catch-up holds frames back. */
   paused: boolean;
   /** The socket refused a frame over `maxFrameBytes` (`ws`'s `maxPayload`). */
@@ -95,7 +93,6 @@ export function newConnection(
     heldBytes: 0,
     reread: false,
     droppedSeq: undefined,
-    releasing: false,
     paused: false,
     frameTooLarge: false,
     ...start,

@@ -674,8 +674,10 @@ describe('slow consumers: a bounded buffer', () => {
     for (let i = 0; i < total; i += 1) store.publish(id, store.message(`m${i}`));
     expect(await got).toEqual(Array.from({ length: total }, (_, i) => `m${i}`));
     expect(maxWaiting).toBe(8);
-    expect(reasons).toContain('slow-consumer');
-    expect(connections.length).toBeGreaterThan(before + 1);
+    // The socket cannot pause (msw's): the connection stays and catches up over REST at the loop's pace,
+    // instead of reconnecting for the server to replay (connection-flow.ts #readAgain).
+    expect(reasons).toEqual([]);
+    expect(connections.length).toBe(before + 1);
   });
 });
 

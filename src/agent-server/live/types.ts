@@ -43,20 +43,23 @@ export interface SubscribeOptions {
    */
   maxBufferedEvents?: number;
   /**
-   * When a `for await` loop has `maxBufferedEvents` waiting:
-   * - `pause` (default): the socket is closed and nothing more is read; once the loop has worked the buffer
-   *   down to half, the subscription reconnects and resumes where the buffer ends. Persisted events are not
-   *   lost (the server resends them); `full_state` snapshots missed meanwhile are replaced by the fresh one
-   *   every connection starts with. Needs `resume` (with `resume: false` it behaves as `error`).
+   * When a `for await` loop has `maxBufferedEvents` (or `maxBufferedBytes`) waiting:
+   * - `pause` (default): nothing more is handed to the loop until it has worked the buffer down to half. A
+   *   socket that can pause (`ws`) stops reading meanwhile; one that cannot (the built-in WebSocket) stays
+   *   open, and the connection catches up over REST from where delivery stands, at the loop's pace, then goes
+   *   live again (frames arriving meanwhile are held, and dropped past the bounds: REST reads them again).
+   *   Persisted events are not lost or repeated, memory stays within the bounds; transient events (deltas)
+   *   dropped meanwhile are not read again. Needs `resume` (with `resume: false` it behaves as `error`).
    * - `error`: the subscription ends with `SubscriptionOverflowError`.
    */
   onOverflow?: 'pause' | 'error';
   /**
    * Most bytes (the length of the frames' JSON text) a `for await` loop may have waiting, and the most a
    * connection holds back while its catch-up runs (default 8 MiB; `Infinity`: no byte bound). Reaching it
-   * is an overflow like `maxBufferedEvents` (`onOverflow`); a catch-up that holds back more is dropped and
-   * resumed (`reconnecting` with reason `sync-overflow`). A single frame larger than the bound pauses the
-   * stream until the loop takes it (or, with `onOverflow: 'error'`, ends the subscription).
+   * is an overflow like `maxBufferedEvents` (`onOverflow`); frames held back past it during a catch-up are
+   * dropped and read again over REST on the same connection (REST pages are sized to the bound, from the
+   * largest event seen). A single frame larger than the bound pauses the stream until the loop takes it (or,
+   * with `onOverflow: 'error'`, ends the subscription).
    */
   maxBufferedBytes?: number;
   /**
@@ -121,7 +124,9 @@ export type ReconnectReason =
   | 'error'
   | 'ready-timeout'
   | 'sync-failed'
+  /** No longer sent: frames held back past the bounds are read again over REST on the same connection. */
   | 'sync-overflow'
+  /** Close 1013 `slow_consumer`: the server's send budget ran out while the app read too slowly. */
   | 'slow-consumer'
   /** Close 4004 while the REST API finds the conversation: a restarted server waiting for its lease. */
   | 'conversation-lease'

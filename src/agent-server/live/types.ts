@@ -48,8 +48,8 @@ export interface SubscribeOptions {
    *   socket that can pause (`ws`) stops reading meanwhile; one that cannot (the built-in WebSocket) stays
    *   open, and the connection catches up over REST from where delivery stands, at the loop's pace, then goes
    *   live again (frames arriving meanwhile are held, and dropped past the bounds: REST reads them again).
-   *   Persisted events are not lost or repeated, memory stays within the bounds; transient events (deltas)
-   *   dropped meanwhile are not read again. Needs `resume` (with `resume: false` it behaves as `error`).
+   *   Persisted events are not lost or repeated, memory stays within the bounds. Needs `resume` (with
+   *   `resume: false` it behaves as `error`).
    * - `error`: the subscription ends with `SubscriptionOverflowError`.
    */
   onOverflow?: 'pause' | 'error';

@@ -1,7 +1,5 @@
 import type { WebSocketConstructor } from '../agent-server/index.js';
-
-/** A name, not a literal, so that the bundler leaves the optional peer out and `--help` never loads it. */
-const WS_PACKAGE = 'ws';
+import { wsPackage } from '../agent-server/live/default-web-socket.js';
 
 /** `agent-platform follow` on a Node without a built-in WebSocket and without the `ws` package. */
 export class NoWebSocketError extends Error {
@@ -9,26 +7,20 @@ export class NoWebSocketError extends Error {
 }
 
 /**
- * The WebSocket `follow` subscribes with: `undefined` where the runtime has its own (the subscriber uses it),
- * else the `ws` package when it is installed (Node 20). A shell cannot pass a constructor, so without either
- * the error says what to install (docs/runtimes.md).
+ * The WebSocket `follow` subscribes with: the `ws` package (a dependency of the SDK; loaded only when a command
+ * subscribes), which bounds a frame by `maxFrameBytes` before reading it and sends headers on every Node
+ * (docs/runtimes.md, "Bounds"). Where it cannot be loaded, `undefined`: the runtime's own. A shell cannot pass
+ * a constructor, so without either the error says what to install.
  */
-export async function cliWebSocket(
+export function cliWebSocket(
   runtime: { WebSocket?: unknown } = globalThis,
-  load: () => Promise<unknown> = () => import(WS_PACKAGE),
-): Promise<WebSocketConstructor | undefined> {
+  load: () => WebSocketConstructor | undefined = wsPackage,
+): WebSocketConstructor | undefined {
+  const ws = load();
+  if (ws !== undefined) return ws;
   if (typeof runtime.WebSocket === 'function') return undefined;
-  let loaded: unknown;
-  try {
-    loaded = await load();
-  } catch {
-    loaded = undefined;
-  }
-  const module = loaded as { default?: unknown; WebSocket?: unknown } | undefined;
-  const WebSocket = module?.WebSocket ?? module?.default;
-  if (typeof WebSocket === 'function') return WebSocket as WebSocketConstructor;
   const node = (globalThis as { process?: { version?: string } }).process?.version ?? 'this runtime';
   throw new NoWebSocketError(
-    `follow needs a WebSocket, and Node ${node} has none built in: use Node 22 or newer, or install the ws package (npm i ws) next to agent-platform-sdk`,
+    `follow needs a WebSocket, and Node ${node} has none built in and the ws package could not be loaded: use Node 22 or newer, or install the ws package (npm i ws) next to agent-platform-sdk`,
   );
 }

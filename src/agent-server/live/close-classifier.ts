@@ -28,6 +28,21 @@ const SLOW_CONSUMER_REASON = 'slow_consumer';
 export type Retry = Omit<ReconnectInfo, 'attempt' | 'delay'>;
 
 /**
+ * How WebSockets name a frame they refused as too large in their `error` event, which the close after it does
+ * not say (a plain 1006, or Deno's 0), measured (docs/runtimes.md, "Bounds"): `ws` "Max payload size
+ * exceeded" (its `maxPayload`), Node 22's own "Max decompressed message size exceeded", Bun's "Message too
+ * big", Deno's "Frame too large". Node 24's own and the browsers' say nothing (repeated-failure.ts).
+ */
+const FRAME_TOO_LARGE_ERROR =
+  /max payload size|max decompressed message size|message too big|frame too large/i;
+
+/** The runtime's own words when an `error` event says a frame was too large, else `undefined`. */
+export function frameTooLargeText(event: { message?: unknown; error?: { message?: unknown } } | undefined) {
+  const text = String(event?.message ?? event?.error?.message ?? '');
+  return FRAME_TOO_LARGE_ERROR.test(text) ? text : undefined;
+}
+
+/**
  * What a close means: `fail` (the subscription ends with a typed error), `retry` (`unreachable`: the host never
  * answered, see ReconnectPolicy), or `probe`: the handshake was refused or the conversation reported missing,
  * which only a REST read of the conversation can tell apart (see `classifyByProbe`).
@@ -42,8 +57,18 @@ export function classifyClose(
   reason: string,
   opened: boolean,
   maxFrameBytes: number,
+  /** The WebSocket's own `error` text when it refused a frame as too large (see frameTooLargeText). */
+  refusedFrame?: string,
 ): CloseDecision {
   const init = { closeCode: code, closeReason: reason };
+  if (refusedFrame !== undefined)
+    return {
+      type: 'fail',
+      error: new SubscriptionFrameTooLargeError(
+        `A frame was larger than allowed: the WebSocket refused it ("${refusedFrame}"; maxFrameBytes ${maxFrameBytes}) before reading it whole: read the event over REST, or raise maxFrameBytes`,
+        init,
+      ),
+    };
   if (code === AUTH_FAILED)
     return {
       type: 'fail',

@@ -13,8 +13,8 @@ import {
   type CloseDecision,
   classifyClose,
   classifyProbeFailure,
+  frameTooLargeText,
   gaveUp,
-  MESSAGE_TOO_BIG,
   RefusalCounter,
   type Retry,
 } from './close-classifier.js';
@@ -26,6 +26,7 @@ import type { DeliveryCore } from './delivery-core.js';
 import { eventsSocketUrl } from './legacy-events-adapter.js';
 import { ReadyWaiters } from './ready-waiters.js';
 import { ReconnectPolicy } from './reconnect-policy.js';
+import { RepeatedFailure, repeatedFailureError } from './repeated-failure.js';
 import type { SafeEmitter } from './safe-emitter.js';
 import { sessionSocketUrl } from './session-adapter.js';
 import { authFrame, authQuery, resolveAuth } from './socket-auth.js';
@@ -36,6 +37,7 @@ import type { CloseInfo, SubscribeOptions, SubscriptionPhase } from './types.js'
 import {
   type CloseEventLike,
   frameText,
+  isWsPackage,
   type MessageEventLike,
   type WebSocketConstructor,
   type WebSocketLike,
@@ -69,6 +71,10 @@ export class Connector {
   /** The last "no answer at all" the host gave (refused, DNS, TLS), to name when the budget runs out. */
   #lastUnreachable: unknown;
   readonly #refusals = new RefusalCounter();
+  /** The same abnormal close at the same position, connection after connection (repeated-failure.ts). */
+  readonly #sameFailures = new RepeatedFailure();
+  /** What a connection's WebSocket said when it refused a frame as too large (close-classifier.ts). */
+  readonly #refusedFrame = new WeakMap<Connection, string>();
   #endError: Error | undefined;
   readonly #readyWaiters = new ReadyWaiters();
   readonly ready: Promise<ConversationStateMirror>;
@@ -264,12 +270,16 @@ export class Connector {
       this.#onClose(conn, event.code, event.reason),
     );
     // A failure is followed by `close`, which decides; the listener keeps `ws` from throwing. `ws` reports a
-    // frame over its `maxPayload` only here (the close that follows is a plain 1006). Node 22's built-in
-    // WebSocket never sends `close` after a failed handshake (refused, 404) and stays CONNECTING: a failed
-    // handshake is a close 1006 when no `close` came by the next turn (docs/runtimes.md).
+    // frame over its `maxPayload` only here (the close that follows is a plain 1006), and so do Bun, Deno and
+    // Node 22 for their own limits. Node 22's built-in WebSocket never sends `close` after a failed handshake
+    // (refused, 404) and stays CONNECTING: a failed handshake is a close 1006 when no `close` came by the next
+    // turn (docs/runtimes.md).
     socket.addEventListener('error', (event: { message?: unknown; error?: { message?: unknown } }) => {
-      if (/max payload/i.test(String(event?.message ?? event?.error?.message ?? '')))
+      const refused = frameTooLargeText(event);
+      if (refused !== undefined) {
         conn.frameTooLarge = true;
+        this.#refusedFrame.set(conn, refused);
+      }
       if (conn.opened) return;
       setTimeout(() => {
         // Not when the connection was dropped meanwhile (a close came, or it was abandoned and retried).
@@ -368,11 +378,26 @@ export class Connector {
     const reason = redactText(rawReason, this.#ctx.secrets());
     this.#flow.connectionEnded();
     dropConnection(conn);
+    const delivered = this.#core.delivered;
+    if (
+      !conn.frameTooLarge &&
+      this.#sameFailures.closed({
+        code,
+        opened: conn.opened,
+        deliveredAtStart: conn.deliveredAtStart,
+        delivered,
+      })
+    ) {
+      const passed = this.#options.WebSocket !== undefined && !isWsPackage(this.#options.WebSocket);
+      this.#finish('error', repeatedFailureError(code, this.#settings.maxFrameBytes, delivered, passed));
+      return;
+    }
     const decision = classifyClose(
-      conn.frameTooLarge ? MESSAGE_TOO_BIG : code,
+      code,
       reason,
       conn.opened,
       this.#settings.maxFrameBytes,
+      this.#refusedFrame.get(conn),
     );
     if (decision.type === 'probe') void this.#probe(conn, code, reason);
     else this.#decide(conn, decision);
@@ -415,6 +440,7 @@ export class Connector {
   /** Drops a connection on purpose (the server did not close it) and tries again. */
   abandon(conn: Connection, info: Retry): void {
     if (this.isStale(conn)) return;
+    this.#sameFailures.reset();
     this.#flow.connectionEnded();
     dropConnection(conn);
     this.#retry(conn, info, false);

@@ -5,13 +5,13 @@ import { SubscriptionConfigurationError } from '../errors.js';
 import { type MessageInput, toWireMessage } from '../message-input.js';
 import { Connector } from './connector.js';
 import type { SubscriptionContext } from './context.js';
+import { defaultWebSocket } from './default-web-socket.js';
 import { DeliveryCore } from './delivery-core.js';
 import type { ResumePosition } from './delivery-ledger.js';
 import { EventQueue } from './event-queue.js';
 import { SafeEmitter } from './safe-emitter.js';
 import { liveSettings } from './subscribe-options.js';
 import type { StreamDelta, SubscribeOptions, SubscriptionEventMap, SubscriptionPhase } from './types.js';
-import { builtInWebSocket } from './web-socket.js';
 
 /**
  * A live event stream of one conversation (`EventsClient.subscribe`): an `AsyncIterable<Event>` (a `break`
@@ -40,8 +40,9 @@ export class Subscription extends EventEmitter<SubscriptionEventMap> implements 
     super();
     const settings = liveSettings(options);
     // Looked up again at each connect (test interceptors installed later apply), but checked now: without a
-    // WebSocket nothing can work, and the app must learn it before it sends its first message.
-    const WebSocket = () => options.WebSocket ?? builtInWebSocket();
+    // WebSocket nothing can work, and the app must learn it before it sends its first message. On Node the
+    // default is the `ws` package, which bounds a frame before reading it (default-web-socket.ts).
+    const WebSocket = () => options.WebSocket ?? defaultWebSocket();
     if (WebSocket() === undefined) {
       throw new SubscriptionConfigurationError(
         'This runtime has no built-in WebSocket (Node 22+ and browsers have one): pass one as the WebSocket option, e.g. the default export of the ws package: subscribe(id, { WebSocket })',

@@ -279,6 +279,11 @@ export class Connector {
       if (refused !== undefined) {
         conn.frameTooLarge = true;
         this.#refusedFrame.set(conn, refused);
+        // At once: during its closing handshake `ws` would go on reading (and dropping) the rest of the frame,
+        // +70 MiB of garbage for a 96 MiB one sent whole (bench/hostile-frames.ts).
+        (socket as { terminate?: () => void }).terminate?.();
+        this.#onClose(conn, 1006, '');
+        return;
       }
       if (conn.opened) return;
       setTimeout(() => {

@@ -1,8 +1,10 @@
 // The clients of bench/stream.ts and bench/memory.ts against the server of bench/_stream-server.ts: a bare
 // WebSocket that only runs JSON.parse on each frame, `EventsClient.subscribe` (the `for await` iterator), and
 // the floor of any validated iterator (`floor`: the bare client plus the event check, a queue and `for await`).
-// Both use Node's built-in WebSocket. Each run: connect, take the snapshot, then the server queues every frame
-// of the run while this thread is blocked, and the clock starts (the client sets the pace from there).
+// The bare and floor clients use Node's built-in WebSocket; `subscribe` the package's default on Node (the `ws`
+// package since 7b5c1b7), or the built-in too with BENCH_SUBSCRIBE_WEBSOCKET=builtin. Each run: connect, take
+// the snapshot, then the server queues every frame of the run while this thread is blocked, and the clock starts
+// (the client sets the pace from there).
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 
@@ -25,6 +27,10 @@ export interface Run {
   wall: number;
   cpu: number;
 }
+
+/** What `subscribe` runs on: the package's default, or (`builtin`) the runtime's own `WebSocket`. */
+export const subscribeWebSocket = process.env.BENCH_SUBSCRIBE_WEBSOCKET === 'builtin' ? 'builtin' : 'default';
+const subscribeOptions = subscribeWebSocket === 'builtin' ? { WebSocket: globalThis.WebSocket } : {};
 
 let sink = 0;
 /** Keeps the delivered values observable, so no engine can drop the work. */
@@ -110,7 +116,7 @@ export async function startStreamServer(protocol: Protocol): Promise<StreamServe
   async function subscribed(events: number): Promise<Run> {
     const { id, lastId, publish } = await conversation(events);
     const client = new EventsClient({ baseUrl: url, logLevel: 'off' });
-    const subscription = client.subscribe(id);
+    const subscription = client.subscribe(id, subscribeOptions);
     let started = 0;
     let cpu = process.threadCpuUsage();
     subscription.once('open', () => {

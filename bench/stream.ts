@@ -51,7 +51,7 @@ if (argument('protocol') === undefined) {
 }
 
 const PROTOCOL = argument('protocol') === 'session' ? 'session' : 'events';
-const { startStreamServer, consumed } = await import('./_stream-clients.js');
+const { startStreamServer, consumed, subscribeWebSocket } = await import('./_stream-clients.js');
 type Run = import('./_stream-clients.js').Run;
 const server = await startStreamServer(PROTOCOL);
 
@@ -147,6 +147,9 @@ const verdict = (ratio: number) => `(target >= ${target}×) ${ratio >= target ? 
 
 console.log(
   `protocol ${PROTOCOL}; node ${process.version}; ${EVENTS} events per run (the mix of bench/_corpus.ts without snapshots and deltas); ${WARMUP} warm-up runs each, then ${ROUNDS} rounds; medians (min–max):`,
+);
+console.log(
+  `  WebSocket: the bare and floor clients Node's built-in; subscribe ${subscribeWebSocket === 'builtin' ? 'the built-in too (BENCH_SUBSCRIBE_WEBSOCKET=builtin)' : "the package's default on Node (the ws package)"}`,
 );
 console.log('                               wall clock events/s              per main-thread CPU second');
 console.log(

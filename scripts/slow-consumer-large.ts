@@ -4,7 +4,7 @@
 // bounds: maxBufferedBytes 8 MiB, onOverflow 'pause') takes DELAY ms per event. Prints the outcome: how long
 // it took, how many events were delivered (and twice), the reconnects by reason, the peak RSS of this process.
 //   node --max-old-space-size=512 scripts/slow-consumer-large.ts [--protocol session|events] [--events 400]
-//        [--bytes 2097152] [--delay 30] [--limit-s 120] [--live] [--verbose]
+//        [--bytes 2097152] [--delay 30] [--limit-s 120] [--live] [--socket builtin|ws|default] [--verbose]
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +60,16 @@ const client = new EventsClient({
 });
 // `--live`: a live-only subscription (its first connection catches up over REST from subscribe()).
 const live = process.argv.includes('--live');
-const sub = client.subscribe(ID, { protocol, history: !live });
+// `--socket builtin` (the runtime's WebSocket: cannot pause reading), `ws` (the ws package: pauses), or
+// `default` (what subscribe picks when none is passed).
+const socketChoice = arg('socket', 'builtin');
+const { WebSocket: Ws } = await import('ws');
+const WebSocket = socketChoice === 'ws' ? Ws : socketChoice === 'builtin' ? globalThis.WebSocket : undefined;
+const sub = client.subscribe(ID, {
+  protocol,
+  history: !live,
+  ...(WebSocket === undefined ? {} : { WebSocket: WebSocket as never }),
+});
 const reasons = new Map<string, number>();
 sub.on('reconnecting', (info) => {
   reasons.set(info.reason, (reasons.get(info.reason) ?? 0) + 1);

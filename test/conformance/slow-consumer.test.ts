@@ -186,4 +186,95 @@ describe.skipIf(!sessionSocket)(`slow consumer on the real agent server ${versio
       subscription.close();
     }
   }, 240_000);
+
+  // Issue 34 item 3, scaled down: a slow `for await` loop of events several times `maxBufferedBytes` on the
+  // runtime's built-in WebSocket (it cannot pause reading). The loop takes nothing until every message is
+  // posted; then the subscription must deliver every persisted event once, in log order, and never end in a
+  // reconnect loop (`sync-overflow`, then SubscriptionConnectionError): held frames past the bound are read
+  // again over REST on the same connection, and a full buffer once live catches up over REST at the loop's pace.
+  it.each([
+    ['session', true],
+    ['session', false],
+    ['events', true],
+  ] as const)(
+    'large events, a slow loop, /sockets/%s (history %s), built-in WebSocket: every event once, in order, no reconnect loop',
+    async (protocol, history) => {
+      const body = startBody(server, llm);
+      const info = await conversations.create({ agent: body.agent, workspace: body.workspace });
+      const marker = join(scratch, `posted-${protocol}-${history}`);
+      const count = 16;
+      const reconnects: ReconnectInfo[] = [];
+      const errors: Error[] = [];
+      const received: Event[] = [];
+      const subscription = events.subscribe(info.id, {
+        protocol,
+        history,
+        WebSocket: globalThis.WebSocket as never,
+        maxBufferedBytes: 1024 * 1024,
+      });
+      subscription.on('reconnecting', (reconnect) => reconnects.push(reconnect));
+      subscription.on('error', (error) => errors.push(error));
+      let most = 0;
+      subscription.on('event', () => {
+        most = Math.max(most, subscription.bufferedBytes);
+      });
+      await subscription.ready;
+      const poster = spawn(process.execPath, ['-e', POSTER], {
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          BASE: server.url,
+          KEY: server.sessionApiKey,
+          ID: info.id,
+          COUNT: String(count),
+          BYTES: String(512 * 1024),
+          MARKER: marker,
+        },
+      });
+      const posted = (async () => {
+        while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 50));
+      })();
+      try {
+        const following = (async () => {
+          for await (const event of subscription) {
+            await posted;
+            received.push(event);
+            const logOrder = persistedLogOrder(server, info.id);
+            if (received.some((item) => item.id === logOrder.at(-1)) && logOrder.length > count) break;
+          }
+        })();
+        await Promise.race([
+          following,
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error('not every message arrived')), 120_000),
+          ),
+        ]);
+        expect(readFileSync(marker, 'utf8')).toBe('done');
+        const logOrder = persistedLogOrder(server, info.id);
+        const persisted = new Set(logOrder);
+        const delivered = received.map((event) => String(event.id)).filter((id) => persisted.has(id));
+        // History: the whole log; live only: everything from the first message on.
+        const expected = history ? logOrder : logOrder.slice(logOrder.indexOf(delivered[0] ?? ''));
+        expect(delivered).toEqual(expected);
+        expect(received.length).toBe(new Set(received.map((event) => String(event.id))).size);
+        const texts = received
+          .filter((event) => event.kind === 'MessageEvent')
+          .map(
+            (event) =>
+              (event as { llm_message: { content: { text: string }[] } }).llm_message.content[0]?.text,
+          );
+        expect(texts.map((text) => text?.split(':')[0])).toEqual(
+          Array.from({ length: count }, (_, i) => String(i)),
+        );
+        expect(reconnects.map((reconnect) => reconnect.reason)).not.toContain('sync-overflow');
+        expect(errors).toEqual([]);
+        // The loop's buffer: the bound and the one frame that reached it.
+        expect(most).toBeLessThan(1024 * 1024 + 600 * 1024);
+      } finally {
+        if (poster.exitCode === null) poster.kill('SIGKILL');
+        subscription.close();
+      }
+    },
+    180_000,
+  );
 });

@@ -4,8 +4,9 @@
 // passed as the `WebSocket` option, in the same run:
 // - huge: one 96 MiB text frame, sent whole;
 // - bomb: one permessage-deflate frame of 0.19 MiB that inflates to 200 MiB of "A", on every connection.
-// The figure is the subscriber's RSS growth (kernel peak minus the RSS at the first `open`), default / built-in;
-// each run also checks how the subscription ended (SubscriptionFrameTooLargeError) and after how many
+// The figure is the subscriber's RSS growth (kernel peak since the first `open` minus the RSS then), default /
+// built-in. A control run (no frame: the server closes 4001) prints what the rest of a connection costs alone
+// (some 15 MiB: the REST catch-up, code compiled); it is in both figures. Each run also checks how the subscription ended (SubscriptionFrameTooLargeError) and after how many
 // connections (the server counts them): the built-in takes the bomb 3 times (repeated-failure.ts).
 //   node bench/hostile-frames.ts [--huge-mib 96] [--bomb-mib 200]
 // The server (a 1.25.0 `/sockets/events` one, REST catch-up empty) runs in this process: its memory is not
@@ -40,7 +41,7 @@ const deflated = deflateRawSync(Buffer.alloc(BOMB, 'A'), { finishFlush: constant
 const bomb = Buffer.concat([header(deflated.length - 4, true), deflated.subarray(0, deflated.length - 4)]);
 const hugeBody = Buffer.alloc(HUGE, 'x');
 
-let frame: 'huge' | 'bomb' = 'huge';
+let frame: 'none' | 'huge' | 'bomb' = 'huge';
 let connections = 0;
 const server = createServer((request, response) => {
   const path = new URL(request.url ?? '/', 'http://x').pathname;
@@ -69,7 +70,9 @@ server.on('upgrade', (request, duplex, head) => {
     socket.send(JSON.stringify(state), { compress: false });
     setTimeout(() => {
       if (raw.destroyed) return;
-      if (frame === 'bomb') raw.write(bomb);
+      // The control: no frame, a close the subscription ends on (4001), to see what a connection costs alone.
+      if (frame === 'none') socket.close(4001, 'control');
+      else if (frame === 'bomb') raw.write(bomb);
       else {
         raw.write(header(HUGE, false));
         raw.write(hugeBody);
@@ -104,6 +107,11 @@ async function run(mode: 'default' | 'built-in'): Promise<Run> {
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 const lines: string[] = [];
+frame = 'none';
+for (const mode of ['default', 'built-in'] as const) {
+  const r = await run(mode);
+  console.log(`control (no frame, close 4001) ${mode}: ${r.error}, RSS +${mib(r.growth)}`);
+}
 for (const which of ['huge', 'bomb'] as const) {
   frame = which;
   const result: Record<string, Run> = {};

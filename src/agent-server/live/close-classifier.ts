@@ -29,12 +29,13 @@ export type Retry = Omit<ReconnectInfo, 'attempt' | 'delay'>;
 
 /**
  * How WebSockets name a frame they refused as too large in their `error` event, which the close after it does
- * not say (a plain 1006, or Deno's 0), measured (docs/runtimes.md, "Bounds"): `ws` "Max payload size
- * exceeded" (its `maxPayload`), Node 22's own "Max decompressed message size exceeded", Bun's "Message too
- * big", Deno's "Frame too large". Node 24's own and the browsers' say nothing (repeated-failure.ts).
+ * not say (a plain 1006, or Deno's 0; workerd sends no `close` at all), measured (docs/runtimes.md,
+ * "Bounds"): `ws` "Max payload size exceeded" (its `maxPayload`), Node 22's own "Max decompressed message size
+ * exceeded", Bun's "Message too big", Deno's "Frame too large", workerd's "… statusCode = 1009 … Message is too
+ * large". Node 24's own and Chromium's say nothing (repeated-failure.ts).
  */
 const FRAME_TOO_LARGE_ERROR =
-  /max payload size|max decompressed message size|message too big|frame too large/i;
+  /max payload size|max decompressed message size|message too big|message is too large|frame too large/i;
 
 /** The runtime's own words when an `error` event says a frame was too large, else `undefined`. */
 export function frameTooLargeText(event: { message?: unknown; error?: { message?: unknown } } | undefined) {

@@ -44,6 +44,10 @@ describe('frameTooLargeText', () => {
     ['Node 22', 'Max decompressed message size exceeded'],
     ['Bun', "WebSocket connection to 'ws://127.0.0.1:1/x' failed: Message too big"],
     ['Deno', 'Frame too large'],
+    [
+      'workerd',
+      'Uncaught Error: WebSocket protocol error; protocolError.statusCode = 1009; protocolError.description = Message is too large: 100663296 > 33554432',
+    ],
   ])('%s: names the refusal', (_, message) => {
     expect(frameTooLargeText({ message })).toBe(message);
     expect(frameTooLargeText({ error: { message } })).toBe(message);

@@ -60,6 +60,8 @@ interface Double {
   limits: number[];
   /** `when: 'live'`: sends the burst on the current socket (the subscription is live). */
   publish(): void;
+  /** Ends the current socket without a close frame (close 1006), as a server dropping a slow reader. */
+  dropCurrent(): void;
 }
 
 /**
@@ -77,7 +79,14 @@ async function busyServer(protocol: 'session' | 'events', when: 'catch-up' | 'li
   const burst = () => {
     while (published < COUNT) current?.(published++, published === COUNT);
   };
-  const state: Double = { url: '', connections: 0, limits: [], publish: burst };
+  let currentSocket: import('ws').WebSocket | undefined;
+  const state: Double = {
+    url: '',
+    connections: 0,
+    limits: [],
+    publish: burst,
+    dropCurrent: () => currentSocket?.terminate(),
+  };
   if (when === 'live') sent();
   const json = (response: import('node:http').ServerResponse, body: unknown) =>
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -128,6 +137,7 @@ async function busyServer(protocol: 'session' | 'events', when: 'catch-up' | 'li
           for (let n = 0; n < published; n += 1) if (stamp(n + 1) >= since) socket.send(frame(n));
       }
       current = (n, last) => socket.send(frame(n), last ? () => sent() : undefined);
+      currentSocket = socket;
       // The burst, once: more than the bound before the catch-up's first page.
       if (when === 'catch-up' && published === 0) burst();
     });
@@ -222,5 +232,61 @@ describe.each([
     expect(reconnects).toEqual([]);
     expect(server.connections).toBe(1);
     expect(most).toBeLessThan(BOUND + 70 * KiB);
+  }, 20_000);
+
+  // A paused `ws` socket notices a dropped connection only once it reads again: for the built-in WebSocket.
+  it.skipIf(socket === 'ws')('a server that drops the slow reader (1006) connection after connection while the loop is full: not taken for a frame the WebSocket cannot take; every event once', async () => {
+    const server = await busyServer(protocol, 'live');
+    const debug: string[] = [];
+    const logger = {
+      debug: (line: string) => debug.push(line),
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const client = new EventsClient({ baseUrl: server.url, logger, logLevel: 'debug', maxRetries: 0 });
+    const sub = client.subscribe(ID, {
+      protocol,
+      WebSocket: sockets[socket] as never,
+      maxBufferedBytes: BOUND,
+      reconnect: { initialDelay: 5, maxDelay: 20, giveUpAfter: 10_000 },
+    });
+    const reconnects: ReconnectInfo[] = [];
+    sub.on('reconnecting', (info) => reconnects.push(info));
+    await sub.ready;
+    await waitFor(() => sub.phase === 'live', 'live');
+    server.publish();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const ids: string[] = [];
+    const loop = (async () => {
+      for await (const item of sub) {
+        if (item.kind !== 'MessageEvent') continue;
+        await released;
+        ids.push(String(item.id));
+        if (ids.length === COUNT) break;
+      }
+    })();
+    const waiting = () => debug.filter((line) => line.includes('delivery waits for room')).length;
+    try {
+      await waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB && waiting() > 0, 'a full buffer');
+      // Four times: each connection, once it waits for the loop (it cannot deliver), is dropped.
+      for (let drop = 0; drop < 4; drop += 1) {
+        const connections = server.connections;
+        server.dropCurrent();
+        await waitFor(() => server.connections > connections, 'a new connection');
+        const now = waiting();
+        await waitFor(() => waiting() > now, 'the new connection waiting for room');
+      }
+      release();
+      await loop;
+    } finally {
+      sub.close();
+    }
+    expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+    expect(reconnects.length).toBeGreaterThanOrEqual(4);
+    for (const info of reconnects) expect(info.closeCode).toBe(1006);
   }, 20_000);
 });

@@ -182,9 +182,12 @@ export class ConnectionFlow implements FrameSink {
       if (conn.catchUpSince === undefined) conn.catchUpSince = since;
       if (!(await this.#readOver(conn, since))) return;
       // Everything up to the server's `seq` at connect is delivered or not wanted: a reconnect replays after it.
-      // (`through_seq` may be the next seq rather than the last: see FrameReader#sync.)
-      if (conn.through !== undefined && (this.#core.lastSeq ?? -1) < conn.through - 1)
-        this.#core.lastSeq = conn.through - 1;
+      // (`through_seq` may be the next seq rather than the last: see FrameReader#sync.) Not past a held frame:
+      // the read stopped there (a replay held back since the socket could not pause, `#readAgain`).
+      let through = conn.through === undefined ? undefined : conn.through - 1;
+      for (const item of conn.held)
+        if (through !== undefined && item.seq !== undefined && item.seq <= through) through = item.seq - 1;
+      if (through !== undefined && (this.#core.lastSeq ?? -1) < through) this.#core.lastSeq = through;
     }
     for (;;) {
       if (conn.reread) {
@@ -288,6 +291,7 @@ export class ConnectionFlow implements FrameSink {
   /** Waits for a slow `for await` loop when its buffer is full. False when the connection ended meanwhile. */
   async #waitForRoom(conn: Connection): Promise<boolean> {
     if (!this.#core.overflowing()) return true;
+    this.#waitingForConsumer(conn);
     if (!this.#settings.pauseOnOverflow) {
       this.#host.fail(this.#core.overflowError());
       return false;
@@ -350,6 +354,13 @@ export class ConnectionFlow implements FrameSink {
     return !this.#host.isStale(conn) && !conn.paused && (conn.live || !conn.ready);
   }
 
+  /** Delivery on this connection waits for a slow loop (once per connection: logged, and told to the connector). */
+  #waitingForConsumer(conn: Connection): void {
+    if (conn.waitedForConsumer) return;
+    conn.waitedForConsumer = true;
+    this.#ctx.logger.debug('the consumer is behind: delivery waits for room');
+  }
+
   /** After each delivery: progress ends the outage, once per connection. */
   #noteProgress(conn: Connection): void {
     if (!conn.progressed && this.#core.delivered > conn.deliveredAtStart) {
@@ -374,6 +385,7 @@ export class ConnectionFlow implements FrameSink {
       this.#host.fail(this.#core.overflowError());
       return;
     }
+    this.#waitingForConsumer(conn);
     if (this.#pauseReading(conn)) {
       void this.#core.drained().then(() => {
         if (!this.#host.isStale(conn)) this.#resumeReading(conn);

@@ -42,6 +42,8 @@ export interface Connection {
   reread: boolean;
   /** Session socket: the highest `seq` of the frames dropped so (the reread delivers up to it). */
   droppedSeq: number | undefined;
+  /** A loop's buffer was full during this connection: delivery waited for the consumer (repeated-failure.ts). */
+  waitedForConsumer: boolean;
   /** Reading paused (`ws`'s `pause()`) while a slow consumer or a long catch-up holds frames back. */
   paused: boolean;
   /** The socket refused a frame over `maxFrameBytes` (`ws`'s `maxPayload`). */
@@ -93,6 +95,7 @@ export function newConnection(
     heldBytes: 0,
     reread: false,
     droppedSeq: undefined,
+    waitedForConsumer: false,
     paused: false,
     frameTooLarge: false,
     ...start,

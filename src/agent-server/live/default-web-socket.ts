@@ -8,13 +8,15 @@ import type { WebSocketConstructor } from './web-socket.js';
  * limit. Node's own WebSocket (undici) reads a frame whole before anyone can measure it: a 96 MiB frame cost
  * +302 MiB RSS, a 0.19 MiB deflate bomb of 200 MiB +142 MiB and only a bare `error` (bench/hostile-frames.ts).
  *
- * Everywhere else, and on Node when the app or a test replaced `globalThis.WebSocket` (msw's interceptor, a
- * stub), it is `globalThis.WebSocket`, as before. Bun's and Deno's `ws` are their own shims over the
- * built-in, workerd and browsers have none; their own limits are in docs/runtimes.md.
+ * Everywhere else, and on Node when the app or a test replaced or removed `globalThis.WebSocket` (msw's
+ * interceptor, a stub), it is `globalThis.WebSocket`, as before: `ws` is not loaded on Bun, Deno or workerd
+ * (Bun's `ws` is a shim of its own); what each runtime's WebSocket bounds is in docs/runtimes.md.
  */
 export function defaultWebSocket(): WebSocketConstructor | undefined {
   const current = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  if (current !== RUNTIME_OWN || nodeRequire === undefined || isProxy(current)) return current;
+  if (nodeRequire() === undefined) return current;
+  // None at all: Node 20 has none of its own; on Node 22+ the app or a test removed it.
+  if (current === undefined ? nodeMajor() >= 22 : !isNodeOwn(current)) return current;
   return wsPackage() ?? current;
 }
 
@@ -25,11 +27,12 @@ interface NodeProcess {
 
 const nodeProcess = (globalThis as { process?: NodeProcess }).process;
 
+const nodeMajor = () => Number.parseInt(String(nodeProcess?.versions?.node), 10);
+
 /**
  * Node proper: `process.versions.node`, and a `navigator.userAgent` (Node 21+) that says Node. Bun and Deno
  * have `process.versions.node` too, and workerd with `nodejs_compat` as well (its agent is
- * "Cloudflare-Workers"). `process.getBuiltinModule` (Node 20.16+, 22.3+) loads `ws` synchronously, without
- * an `import` a bundler would follow into browser builds.
+ * "Cloudflare-Workers").
  */
 function nodeProper(): boolean {
   if (typeof nodeProcess?.versions?.node !== 'string' || nodeProcess.versions.bun !== undefined) return false;
@@ -39,34 +42,46 @@ function nodeProper(): boolean {
 }
 
 type Require = (id: string) => unknown;
-
-/** A `require` that resolves from this module (the SDK's own `node_modules`), on Node proper only. */
-const nodeRequire: Require | undefined = (() => {
-  if (!nodeProper() || typeof nodeProcess?.getBuiltinModule !== 'function') return undefined;
-  const module = nodeProcess.getBuiltinModule('node:module') as
-    | { createRequire?: (from: string) => Require }
-    | undefined;
-  // The CommonJS build has `__filename` and no `import.meta`; the ESM builds the reverse.
-  const from = typeof __filename === 'string' ? __filename : import.meta.url;
-  try {
-    return module?.createRequire?.(from);
-  } catch {
-    return undefined;
-  }
-})();
+let required: Require | null | undefined;
 
 /**
- * The runtime's own `globalThis.WebSocket` as it was when the SDK was loaded (read once, no side effect: on
- * Node 22 and 24 it is a plain value). Test interceptors are installed later and replace it.
+ * A `require` that resolves from this module (the SDK's own `node_modules`), on Node proper only, made on first
+ * need. `process.getBuiltinModule` (Node 20.16+, 22.3+) gets it synchronously, without an `import` a bundler
+ * would follow into browser builds.
  */
-const RUNTIME_OWN = nodeRequire === undefined ? undefined : (globalThis as { WebSocket?: unknown }).WebSocket;
+function nodeRequire(): Require | undefined {
+  if (required === undefined) {
+    required = null;
+    if (nodeProper() && typeof nodeProcess?.getBuiltinModule === 'function') {
+      const module = nodeProcess.getBuiltinModule('node:module') as
+        | { createRequire?: (from: string) => Require }
+        | undefined;
+      // The CommonJS build has `__filename` (and a shimmed `import.meta.url`); the ESM builds `import.meta`.
+      const from = typeof __filename === 'string' ? __filename : import.meta.url;
+      try {
+        required = module?.createRequire?.(from) ?? null;
+      } catch {
+        required = null;
+      }
+    }
+  }
+  return required ?? undefined;
+}
 
-/** msw's interceptor wraps the built-in in a Proxy; one installed before the SDK loaded is not Node's own. */
-function isProxy(value: unknown): boolean {
+/**
+ * Whether `globalThis.WebSocket` is Node's own (undici's class, `class _WebSocket extends EventTarget` on Node
+ * 22 and 24), told by its source text: nothing of it can be kept from load time, since even reading the global's
+ * descriptor makes Node load undici's WebSocket (+37 ms on every import: bench/import.ts). A stub, a subclass
+ * (`class X extends WebSocket`) or msw's interceptor (a Proxy, whose source text is `[native code]`) is the
+ * app's, and used as it is.
+ */
+function isNodeOwn(value: unknown): boolean {
+  if (typeof value !== 'function') return false;
   const util = nodeProcess?.getBuiltinModule?.('node:util') as
     | { types?: { isProxy?: (value: unknown) => boolean } }
     | undefined;
-  return value !== undefined && util?.types?.isProxy?.(value) === true;
+  if (util?.types?.isProxy?.(value) === true) return false;
+  return /^class _?WebSocket extends EventTarget\b/.test(Function.prototype.toString.call(value));
 }
 
 /** A name, not a literal: bundlers then leave `ws` out of every build (scripts/check-size.mjs). */
@@ -78,7 +93,7 @@ export function wsPackage(): WebSocketConstructor | undefined {
   if (loaded === undefined) {
     loaded = null;
     try {
-      const exported = nodeRequire?.(WS_PACKAGE) as { WebSocket?: unknown } | undefined;
+      const exported = nodeRequire()?.(WS_PACKAGE) as { WebSocket?: unknown } | undefined;
       const WebSocket = exported?.WebSocket ?? exported;
       if (typeof WebSocket === 'function') loaded = WebSocket as WebSocketConstructor;
     } catch {

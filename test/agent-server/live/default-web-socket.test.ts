@@ -20,10 +20,14 @@ describe('defaultWebSocket', () => {
     expect(defaultWebSocket()).toBe(WsWebSocket);
   });
 
-  it('a global WebSocket replaced after the SDK loaded (a stub, msw): that one', () => {
+  it('a global WebSocket replaced (a stub, a subclass of the built-in): that one', () => {
     class Stub {}
     vi.stubGlobal('WebSocket', Stub);
     expect(defaultWebSocket()).toBe(Stub);
+    vi.unstubAllGlobals();
+    class Own extends globalThis.WebSocket {}
+    vi.stubGlobal('WebSocket', Own);
+    expect(defaultWebSocket()).toBe(Own);
   });
 
   it("a Proxy of Node's own (msw's interceptor): that one", () => {
@@ -32,7 +36,7 @@ describe('defaultWebSocket', () => {
     expect(defaultWebSocket()).toBe(intercepted);
   });
 
-  it('no WebSocket at all, removed after the SDK loaded: none (subscribe() then names the option)', () => {
+  it('no WebSocket at all on Node 22+ (removed by the app): none (subscribe() then names the option)', () => {
     vi.stubGlobal('WebSocket', undefined);
     expect(defaultWebSocket()).toBeUndefined();
   });

@@ -3,9 +3,11 @@
  * The real 1.58 subscribes the connection first and reads its mark (`through_seq`, the log's last `seq`)
  * after; to a live-only connection it then sends everything published since it subscribed, without deduping
  * against the mark (session_socket.py: `go_live(None)`). So an event appended between the two comes on the
- * socket with a `seq` at or below `through_seq`: it is after the connection, not before it. It may or may
- * not be readable over REST yet when the catch-up reads (A17). Seen once on 1.58.1 in a CI rehearsal: the
- * run's SystemPromptEvent (seq 0) after `sync.through_seq 1` was dropped by `seq` and REST did not supply it.
+ * socket with a `seq` at or below `through_seq`: it is after the connection, not before it. Dropped by `seq`, it
+ * was lost whether REST had it or not: the catch-up delivers REST's events up to the first one the socket holds
+ * and leaves that one and the rest to the socket's copies. Seen once on 1.58.1 in a CI rehearsal (the run's
+ * SystemPromptEvent, seq 0, after `sync.through_seq 1`); a probe subscribing while a run appends lost 3 events
+ * in 1 of 16 runs on 1.58.1 before the fix, 0 of 16 after (3 runs got envelopes below `through_seq`).
  * Every order below must deliver every event once, in the log's order.
  */
 import { describe, expect, it } from 'vitest';

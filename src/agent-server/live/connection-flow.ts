@@ -52,6 +52,8 @@ export class ConnectionFlow implements FrameSink {
   lastContact = performance.now();
   #deliveredAtContact = 0;
   #readyConnections = 0;
+  /** Connections whose delivery waited for a slow loop (logged once each). */
+  readonly #waited = new WeakSet<Connection>();
   /** The largest event seen (bytes of its JSON text), for the size of REST pages (`#pageLimit`). */
   #largest = 0;
 
@@ -339,6 +341,7 @@ export class ConnectionFlow implements FrameSink {
     conn.held = [];
     conn.heldBytes = 0;
     conn.reread = true;
+    conn.fellBehind = true;
   }
 
   /** Delivers a live item; pauses when a loop's buffer is full. False when the connection ended or paused. */
@@ -356,8 +359,9 @@ export class ConnectionFlow implements FrameSink {
 
   /** Delivery on this connection waits for a slow loop (once per connection: logged, and told to the connector). */
   #waitingForConsumer(conn: Connection): void {
-    if (conn.waitedForConsumer) return;
-    conn.waitedForConsumer = true;
+    conn.fellBehind = true;
+    if (this.#waited.has(conn)) return;
+    this.#waited.add(conn);
     this.#ctx.logger.debug('the consumer is behind: delivery waits for room');
   }
 

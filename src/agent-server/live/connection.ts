@@ -42,8 +42,12 @@ export interface Connection {
   reread: boolean;
   /** Session socket: the highest `seq` of the frames dropped so (the reread delivers up to it). */
   droppedSeq: number | undefined;
-  /** A loop's buffer was full during this connection: delivery waited for the consumer (repeated-failure.ts). */
-  waitedForConsumer: boolean;
+  /**
+   * This connection fell behind: delivery waited for a slow loop, or frames held back past the bounds were
+   * dropped (they are new events REST reads again). Its close is not a frame the WebSocket cannot take
+   * (repeated-failure.ts).
+   */
+  fellBehind: boolean;
   /** Reading paused (`ws`'s `pause()`) while a slow consumer or a long catch-up holds frames back. */
   paused: boolean;
   /** The socket refused a frame over `maxFrameBytes` (`ws`'s `maxPayload`). */
@@ -95,7 +99,7 @@ export function newConnection(
     heldBytes: 0,
     reread: false,
     droppedSeq: undefined,
-    waitedForConsumer: false,
+    fellBehind: false,
     paused: false,
     frameTooLarge: false,
     ...start,

@@ -384,9 +384,10 @@ export class Connector {
     this.#flow.connectionEnded();
     dropConnection(conn);
     const delivered = this.#core.delivered;
-    // A connection that waited for a slow loop may have delivered nothing new because of the consumer, not a
-    // frame (a server that drops a slow reader, issue 34 item 3): its close does not count as the same failure.
-    if (conn.waitedForConsumer) this.#sameFailures.reset();
+    // A connection that fell behind (waited for a slow loop, or dropped held frames a REST read delivers) may
+    // have delivered nothing new because of the consumer, not a frame (a server that drops a slow reader,
+    // issue 34 item 3): its close does not count as the same failure.
+    if (conn.fellBehind) this.#sameFailures.reset();
     else if (
       !conn.frameTooLarge &&
       this.#sameFailures.closed({

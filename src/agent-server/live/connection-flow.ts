@@ -25,8 +25,6 @@ export interface FlowHost {
   fail(error: Error): void;
   /** A connection got its first state: `ready` resolves, `send` may go. */
   connectionReady(): void;
-  /** The socket cannot pause: drop the connection and reconnect once the loops have caught up. */
-  pauseByReconnect(conn: Connection): void;
   /** Drop the connection; the next one catches up over REST instead of trusting positions. */
   resyncNext(conn: Connection): void;
 }

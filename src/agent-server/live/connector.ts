@@ -347,18 +347,6 @@ export class Connector {
     this.#flow.frame(conn, text);
   }
 
-  /** A socket that cannot pause: close it; once the loop has caught up, reconnect and resume by position. */
-  pauseByReconnect(conn: Connection): void {
-    this.#flow.connectionEnded();
-    dropConnection(conn);
-    this.#conn = undefined;
-    this.phase = 'paused';
-    this.#emitter.emit('reconnecting', { reason: 'slow-consumer', attempt: 0, delay: undefined });
-    void this.#core.drained().then(() => {
-      if (this.phase === 'paused' && this.#conn === undefined) void this.#connect();
-    });
-  }
-
   resyncNext(conn: Connection): void {
     this.#resync = true;
     this.abandon(conn, { reason: 'resync' });

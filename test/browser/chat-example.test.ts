@@ -72,9 +72,13 @@ describe.skipIf(skipReason !== undefined)('the chat example in headless Chromium
       await untilLive(tab);
       await untilStatus(tab, 'finished');
 
-      // Newest first: the last turn's answer is shown before any older page was asked for.
-      const first = await shownItems(tab);
-      expect(first.some((item) => item.type === 'agent-message' && item.text.includes('ls -la'))).toBe(true);
+      // Newest first: the last turn's answer is shown before any older page was asked for. Waited for: live and
+      // the status come from the socket, the items from the newest page, read over REST at the same time.
+      await untilItem(
+        tab,
+        (item) => item.type === 'agent-message' && item.text.includes('ls -la'),
+        "with the last turn's answer (the newest page)",
+      );
 
       // Older pages to the start: the same items, in the same order, as the whole REST history projected.
       await loadOlderToStart(tab);

@@ -141,9 +141,9 @@ export type ReconnectReason =
 /** `reconnecting`: the connection was lost (or dropped on purpose); another attempt follows. */
 export interface ReconnectInfo {
   reason: ReconnectReason;
-  /** Consecutive failed attempts so far (0 for a `slow-consumer` pause). */
+  /** Consecutive failed attempts so far. */
   attempt: number;
-  /** Milliseconds until the next attempt; `undefined` while waiting for a slow consumer. */
+  /** Milliseconds until the next attempt (`undefined` was a slow-consumer pause, which no longer reconnects). */
   delay: number | undefined;
   closeCode?: number;
   closeReason?: string;

@@ -139,15 +139,19 @@ export class ConnectionFlow implements FrameSink {
     if (this.#host.isStale(conn) || !conn.live) return;
     this.#ctx.logger.info(`subscription to ${this.#ctx.conversationId}: ${detail}; reading it over REST`);
     conn.live = false;
-    const ahead = [...conn.order.ahead.values()].sort((a, b) => a.seq - b.seq);
-    conn.order.ahead.clear();
-    // REST fills the gap by ids: the held envelopes then start the sequence again.
-    conn.order.next = undefined;
-    conn.held = [...ahead, ...conn.held];
-    for (const item of ahead) conn.heldBytes += item.bytes;
+    this.#holdAhead(conn);
     const ledger = this.#core.ledger;
     const since = earliestKnown(ledger.delivered ? ledger.catchUpSince() : undefined, conn.catchUpSince);
     void this.#catchUp(conn, since, false);
+  }
+
+  /** Envelopes kept ahead of a gap go back to the held frames: REST fills in by ids, they start the sequence again. */
+  #holdAhead(conn: Connection): void {
+    const ahead = [...conn.order.ahead.values()].sort((a, b) => a.seq - b.seq);
+    conn.order.ahead.clear();
+    conn.order.next = undefined;
+    conn.held = [...ahead, ...conn.held];
+    for (const item of ahead) conn.heldBytes += item.bytes;
   }
 
   /**
@@ -331,7 +335,7 @@ export class ConnectionFlow implements FrameSink {
   #dropHeld(conn: Connection, maxHeld: number): void {
     if (!conn.reread)
       this.#ctx.logger.info(
-        `subscription to ${this.#ctx.conversationId}: ${conn.held.length} events, ${conn.heldBytes} bytes arrived during the REST catch-up (at most ${maxHeld} events, maxBufferedBytes ${this.#settings.maxBufferedBytes} held back): dropped, read again over REST`,
+        `${conn.held.length} events, ${conn.heldBytes} bytes arrived during the REST catch-up (at most ${maxHeld} events, maxBufferedBytes ${this.#settings.maxBufferedBytes}): dropped, read again over REST`,
       );
     for (const held of conn.held)
       if (held.seq !== undefined && (conn.droppedSeq === undefined || held.seq > conn.droppedSeq))
@@ -406,11 +410,7 @@ export class ConnectionFlow implements FrameSink {
    */
   #readAgain(conn: Connection): void {
     this.#ctx.logger.debug('the consumer is behind and the socket cannot pause: catching up over REST');
-    const ahead = [...conn.order.ahead.values()].sort((a, b) => a.seq - b.seq);
-    conn.order.ahead.clear();
-    conn.order.next = undefined;
-    conn.held = [...ahead, ...conn.held];
-    for (const item of ahead) conn.heldBytes += item.bytes;
+    this.#holdAhead(conn);
     conn.live = false;
     // REST may now deliver an event before the socket sends it: its frame is a duplicate, not a reused id.
     const ledger = this.#core.ledger;

@@ -235,58 +235,62 @@ describe.each([
   }, 20_000);
 
   // A paused `ws` socket notices a dropped connection only once it reads again: for the built-in WebSocket.
-  it.skipIf(socket === 'ws')('a server that drops the slow reader (1006) connection after connection while the loop is full: not taken for a frame the WebSocket cannot take; every event once', async () => {
-    const server = await busyServer(protocol, 'live');
-    const debug: string[] = [];
-    const logger = {
-      debug: (line: string) => debug.push(line),
-      info: () => undefined,
-      warn: () => undefined,
-      error: () => undefined,
-    };
-    const client = new EventsClient({ baseUrl: server.url, logger, logLevel: 'debug', maxRetries: 0 });
-    const sub = client.subscribe(ID, {
-      protocol,
-      WebSocket: sockets[socket] as never,
-      maxBufferedBytes: BOUND,
-      reconnect: { initialDelay: 5, maxDelay: 20, giveUpAfter: 10_000 },
-    });
-    const reconnects: ReconnectInfo[] = [];
-    sub.on('reconnecting', (info) => reconnects.push(info));
-    await sub.ready;
-    await waitFor(() => sub.phase === 'live', 'live');
-    server.publish();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const ids: string[] = [];
-    const loop = (async () => {
-      for await (const item of sub) {
-        if (item.kind !== 'MessageEvent') continue;
-        await released;
-        ids.push(String(item.id));
-        if (ids.length === COUNT) break;
+  it.skipIf(socket === 'ws')(
+    'a server that drops the slow reader (1006) connection after connection while the loop is full: not taken for a frame the WebSocket cannot take; every event once',
+    async () => {
+      const server = await busyServer(protocol, 'live');
+      const debug: string[] = [];
+      const logger = {
+        debug: (line: string) => debug.push(line),
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+      };
+      const client = new EventsClient({ baseUrl: server.url, logger, logLevel: 'debug', maxRetries: 0 });
+      const sub = client.subscribe(ID, {
+        protocol,
+        WebSocket: sockets[socket] as never,
+        maxBufferedBytes: BOUND,
+        reconnect: { initialDelay: 5, maxDelay: 20, giveUpAfter: 10_000 },
+      });
+      const reconnects: ReconnectInfo[] = [];
+      sub.on('reconnecting', (info) => reconnects.push(info));
+      await sub.ready;
+      await waitFor(() => sub.phase === 'live', 'live');
+      server.publish();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const ids: string[] = [];
+      const loop = (async () => {
+        for await (const item of sub) {
+          if (item.kind !== 'MessageEvent') continue;
+          await released;
+          ids.push(String(item.id));
+          if (ids.length === COUNT) break;
+        }
+      })();
+      const waiting = () => debug.filter((line) => line.includes('delivery waits for room')).length;
+      try {
+        await waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB && waiting() > 0, 'a full buffer');
+        // Four times: each connection, once it waits for the loop (it cannot deliver), is dropped.
+        for (let drop = 0; drop < 4; drop += 1) {
+          const connections = server.connections;
+          server.dropCurrent();
+          await waitFor(() => server.connections > connections, 'a new connection');
+          const now = waiting();
+          await waitFor(() => waiting() > now, 'the new connection waiting for room');
+        }
+        release();
+        await loop;
+      } finally {
+        sub.close();
       }
-    })();
-    const waiting = () => debug.filter((line) => line.includes('delivery waits for room')).length;
-    try {
-      await waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB && waiting() > 0, 'a full buffer');
-      // Four times: each connection, once it waits for the loop (it cannot deliver), is dropped.
-      for (let drop = 0; drop < 4; drop += 1) {
-        const connections = server.connections;
-        server.dropCurrent();
-        await waitFor(() => server.connections > connections, 'a new connection');
-        const now = waiting();
-        await waitFor(() => waiting() > now, 'the new connection waiting for room');
-      }
-      release();
-      await loop;
-    } finally {
-      sub.close();
-    }
-    expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
-    expect(reconnects.length).toBeGreaterThanOrEqual(4);
-    for (const info of reconnects) expect(info.closeCode).toBe(1006);
-  }, 20_000);
+      expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+      expect(reconnects.length).toBeGreaterThanOrEqual(4);
+      for (const info of reconnects) expect(info.closeCode).toBe(1006);
+    },
+    20_000,
+  );
 });

@@ -34,7 +34,11 @@ export interface SubscribeOptions {
   readyFallback?: number;
   /** How to authenticate the socket; default `auto` (chosen from `serverInfo()`). */
   auth?: WebSocketAuthMode;
-  /** The `WebSocket` constructor; default the runtime's built-in one (browsers, Node 22+). */
+  /**
+   * The `WebSocket` constructor. Default: on Node the `ws` package (a dependency, loaded on the first
+   * subscription), which bounds a frame by `maxFrameBytes` before reading it whole; elsewhere the runtime's
+   * own (docs/runtimes.md, "Bounds").
+   */
   WebSocket?: WebSocketConstructor;
   reconnect?: ReconnectOptions;
   /**
@@ -64,9 +68,10 @@ export interface SubscribeOptions {
   maxBufferedBytes?: number;
   /**
    * The largest frame accepted, in characters of frame text (default 16 MiB; `Infinity`: no bound). A larger
-   * frame ends the subscription with `SubscriptionFrameTooLargeError`. With a `WebSocket` constructor passed
-   * in (the `ws` package) it is also given as `maxPayload`, which bounds a compressed frame by its inflated
-   * size before it is inflated; the built-in WebSocket can only be checked once the frame is received.
+   * frame ends the subscription with `SubscriptionFrameTooLargeError`. The `ws` package (Node's default, or
+   * passed in) gets it as `maxPayload`, which refuses a frame by its header and a compressed one while it is
+   * inflated; other WebSockets can only be checked once the frame is received, and one that fails the same
+   * way three times in a row at the same position ends the subscription with that error too.
    */
   maxFrameBytes?: number;
   /**

@@ -81,8 +81,8 @@ const http = createServer((request, response) => {
     response.end('{"items":[],"next_page_id":null}');
   } else if (/^\/api\/conversations\/[^/?]+$/.test(request.url ?? '')) {
     // The subscriber's keyless probe (live/connector.ts #checkKeyless: a REST read of the conversation, sent
-    // as the socket opens; its answer landed among the timed first 1,000 events, --cpu-prof): an unsecured server answers
-    // 200. A 404 here made every run take the SDK's error path, which no real server's stream takes.
+    // as the socket opens; its answer landed among the timed first 1,000 events, --cpu-prof): an unsecured
+    // server answers 200. A 404 here made every run take the SDK's error path, which no real server's takes.
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ id: decodeURIComponent(request.url!.split('/').pop()!) }));
   } else {

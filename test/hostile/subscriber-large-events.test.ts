@@ -58,6 +58,8 @@ interface Double {
   connections: number;
   /** The `limit` of every REST search. */
   limits: number[];
+  /** Event frames sent, per connection (a resend's and live ones). */
+  eventFrames: number[];
   /** `when: 'live'`: sends the burst on the current socket (the subscription is live). */
   publish(): void;
   /** Ends the current socket without a close frame (close 1006), as a server dropping a slow reader. */
@@ -69,7 +71,11 @@ interface Double {
  * after the first socket's first state (`catch-up`; the REST search answers once they are sent), or when the
  * test calls `publish()` (`live`).
  */
-async function busyServer(protocol: 'session' | 'events', when: 'catch-up' | 'live'): Promise<Double> {
+async function busyServer(
+  protocol: 'session' | 'events',
+  when: 'catch-up' | 'live',
+  version = protocol === 'session' ? '1.58.2' : '1.25.0',
+): Promise<Double> {
   let current: ((n: number, last: boolean) => void) | undefined;
   let published = 0;
   let sent!: () => void;
@@ -84,6 +90,7 @@ async function busyServer(protocol: 'session' | 'events', when: 'catch-up' | 'li
     url: '',
     connections: 0,
     limits: [],
+    eventFrames: [],
     publish: burst,
     dropCurrent: () => currentSocket?.terminate(),
   };
@@ -92,12 +99,7 @@ async function busyServer(protocol: 'session' | 'events', when: 'catch-up' | 'li
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
-    if (url.pathname === '/server_info')
-      return json(response, {
-        uptime: 1,
-        idle_time: 1,
-        version: protocol === 'session' ? '1.58.2' : '1.25.0',
-      });
+    if (url.pathname === '/server_info') return json(response, { uptime: 1, idle_time: 1, version });
     if (url.pathname === `/api/conversations/${ID}`)
       return json(response, { id: ID, execution_status: 'running' });
     if (url.pathname === `/api/conversations/${ID}/events/search`) {
@@ -122,9 +124,14 @@ async function busyServer(protocol: 'session' | 'events', when: 'catch-up' | 'li
     const url = new URL(request.url ?? '/', 'http://x');
     wss.handleUpgrade(request, duplex, head, (socket) => {
       state.connections += 1;
+      const connection = state.eventFrames.push(0) - 1;
       socket.on('error', () => undefined);
-      const frame = (n: number) =>
-        JSON.stringify(protocol === 'session' ? { type: 'durable', seq: n, event: event(n) } : event(n));
+      const frame = (n: number) => {
+        state.eventFrames[connection]! += 1;
+        return JSON.stringify(
+          protocol === 'session' ? { type: 'durable', seq: n, event: event(n) } : event(n),
+        );
+      };
       if (protocol === 'session') {
         socket.send(JSON.stringify({ type: 'sync', through_seq: published - 1 }));
         const after = url.searchParams.get('after_seq');
@@ -132,7 +139,9 @@ async function busyServer(protocol: 'session' | 'events', when: 'catch-up' | 'li
         socket.send(JSON.stringify({ type: 'transient', event: fullState() }));
       } else {
         socket.send(JSON.stringify(fullState()));
-        const since = url.searchParams.get('after_timestamp');
+        // `resend_mode=since&after_timestamp=T` (1.15.0 on): from T; `resend_all=true`: everything.
+        const since =
+          url.searchParams.get('after_timestamp') ?? (url.searchParams.has('resend_all') ? '' : null);
         if (since !== null)
           for (let n = 0; n < published; n += 1) if (stamp(n + 1) >= since) socket.send(frame(n));
       }
@@ -293,4 +302,57 @@ describe.each([
     },
     20_000,
   );
+});
+
+// The reconnect of a legacy subscription catches up over REST from where delivery stands; a resend on top
+// (`resend_mode=since`, or `resend_all` before 1.15.0) brought the same events again, parsed and dropped: with
+// 2 MiB events hundreds of MiB that starved the catch-up on a WebSocket that cannot pause, until `giveUpAfter`
+// ended the subscription (issue 34 item 3). Counted on the server: each event crosses the socket once.
+describe.each([
+  ['1.25.0', 'resend_mode=since'],
+  ['1.11.4', 'resend_all'],
+])('/sockets/events %s (%s), the built-in WebSocket, a slow consumer', (version) => {
+  it('a reconnect that catches up over REST asks for no resend: each event sent once, delivered once, in order', async () => {
+    const server = await busyServer('events', 'live', version);
+    const client = new EventsClient({ baseUrl: server.url, logLevel: 'off', maxRetries: 0 });
+    const sub = client.subscribe(ID, {
+      protocol: 'events',
+      WebSocket: globalThis.WebSocket as never,
+      maxBufferedBytes: BOUND,
+      reconnect: { initialDelay: 5, maxDelay: 20, giveUpAfter: 10_000 },
+    });
+    const errors: Error[] = [];
+    sub.on('error', (error) => errors.push(error));
+    await sub.ready;
+    await waitFor(() => sub.phase === 'live', 'live');
+    server.publish();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const ids: string[] = [];
+    const loop = (async () => {
+      for await (const item of sub) {
+        if (item.kind !== 'MessageEvent') continue;
+        await released;
+        ids.push(String(item.id));
+        if (ids.length === COUNT) break;
+      }
+    })();
+    try {
+      await waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB, 'a full buffer');
+      server.dropCurrent();
+      // The double sends what it resends as the socket opens: counted once the connection is.
+      await waitFor(() => server.connections === 2, 'a new connection');
+      release();
+      await loop;
+    } finally {
+      sub.close();
+    }
+    expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+    expect(errors).toEqual([]);
+    expect(server.connections).toBe(2);
+    // All of them live on the first connection; nothing again on the second (REST read what was missing).
+    expect(server.eventFrames).toEqual([COUNT, 0]);
+  }, 20_000);
 });

@@ -17,11 +17,13 @@ const BUDGETS = [
   // module (the predicates grew to 142 kB min): 59.9 kB; 61.0 kB with the bash-events stream (bash.live()),
   // 70.1 kB with ky. Issue 26 item 7 asks for 55 kB with ky: 53.6 kB (44.5 + 9.1) once zod and the schemas
   // (17.7 kB) load only for an event that fails the predicates (docs/performance.md, bundle sizes); 54.1 kB
-  // with the reused-id checks and the delivery ledger's id index (src/agent-server/live/id-table.ts).
+  // with the reused-id checks and the delivery ledger's id index (src/agent-server/live/id-table.ts). 55 kB until
+  // issue 34's bounds against a hostile server (the repeated-failure rule and the runtimes' frame refusals,
+  // 0.5 kB; the slow consumer's catch-up at the loop's pace, 0.45 kB; the predicates shrank 0.5 kB): 55.4 kB.
   {
     name: 'EventsClient alone',
     code: "export { EventsClient } from 'agent-platform-sdk';",
-    maxGzip: 55_000,
+    maxGzip: 56_000,
     firstRequest: ['ky'],
   },
   {
@@ -55,12 +57,13 @@ const BUDGETS = [
   // browser loads on first need (dist/node/ splits them off too: one chunk more, gzipped apart, not more code).
   // The Node bundle is the whole root entry, so every feature counts: 76.9 kB until the conversation view
   // (about 4.4 kB: src/agent-server/view/), raw responses (0.3 kB), trace context, exposed secrets, skills and
-  // updateModel (1.2 kB) and the runtime fixes came in: 83.1 kB, budget 77 -> 84 kB.
+  // updateModel (1.2 kB) and the runtime fixes came in: 83.1 kB, budget 77 -> 84 kB; 83.8 kB with issue 34's
+  // bounds (above), budget 85 kB.
   {
     name: 'Node app (parseEvent, --platform=node)',
     code: "export { parseEvent } from 'agent-platform-sdk';",
     platform: 'node',
-    maxGzip: 84_000,
+    maxGzip: 85_000,
     require: ['dist/node/index.js'],
   },
 ];

@@ -210,12 +210,8 @@ export class Connector {
       return sessionSocketUrl(baseUrl, conversationId, afterSeq, auth);
     }
     if (conn.protocol === 'bash') return bashEventsSocketUrl(baseUrl, conn.resend !== undefined, auth);
-    // A REST catch-up follows (every start with a position does): it reads all the socket would resend, and
-    // the live frames complete it. A resend would be parsed twice and mostly dropped; with large events that
-    // was hundreds of MiB that starved the catch-up on a WebSocket that cannot pause (issue 34 item 3;
-    // docs/events-and-streaming.md, "Slow consumers and bounds"). So the socket is asked for live frames only.
-    if (conn.catchUp.type !== 'none') conn.resend = undefined;
-    return eventsSocketUrl(baseUrl, conversationId, { since: conn.resend, version: conn.version }, auth);
+    // Live frames only: what came before them is read over REST (start-point.ts).
+    return eventsSocketUrl(baseUrl, conversationId, auth);
   }
 
   /**

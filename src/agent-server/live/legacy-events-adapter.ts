@@ -4,7 +4,6 @@ import type { Event, KnownEventMap } from '../../models/index.js';
 import type { SafeParseResult } from '../../models/parse.js';
 import { FULL_STATE_KEY } from '../../models/state-mirror.js';
 import { SubscriptionError } from '../errors.js';
-import { AGENT_SERVER_FEATURES, supportsFeature } from '../version-gate.js';
 import { positionTimestamp } from './delivery-ledger.js';
 import { canonicalContentId } from './event-identity.js';
 import type { Positioned } from './positioned.js';
@@ -73,29 +72,14 @@ export function positioned(raw: unknown, event: Event, bytes: number, seq?: numb
 }
 
 /**
- * What `/sockets/events` is asked to resend on connect, from `since` on (`undefined`: nothing, live only):
- * `resend_mode=since&after_timestamp=T` (events with timestamp ≥ T) from 1.15.0; older servers, and a version
- * not known, only take `resend_all=true` (everything; the ledger drops what is older than T).
- */
-export function resendQuery(since: string | undefined, version: string | undefined): Record<string, string> {
-  if (since === undefined) return {};
-  if (supportsFeature(version, AGENT_SERVER_FEATURES.websocketResumeSince))
-    return { resend_mode: 'since', after_timestamp: since };
-  return { resend_all: 'true' };
-}
-
-/**
- * `/sockets/events/{conversation_id}` (every version), asked to resend from `resend.since` in the way
- * `resend.version` understands. `auth`: the key's query parameter, if it goes there (socket-auth.ts).
+ * `/sockets/events/{conversation_id}` (every version), live frames only: the SDK never asks it to resend
+ * (`resend_mode=since` from 1.15.0, `resend_all` before; start-point.ts says why). `auth`: the key's query
+ * parameter, if it goes there (socket-auth.ts).
  */
 export function eventsSocketUrl(
   baseUrl: string,
   conversationId: string,
-  resend: { since: string | undefined; version: string | undefined },
   auth: Record<string, string>,
 ): string {
-  return socketUrl(baseUrl, `/sockets/events/${encodeURIComponent(conversationId)}`, {
-    ...resendQuery(resend.since, resend.version),
-    ...auth,
-  });
+  return socketUrl(baseUrl, `/sockets/events/${encodeURIComponent(conversationId)}`, auth);
 }

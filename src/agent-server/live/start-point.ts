@@ -25,6 +25,11 @@ export interface StartState {
  * live-only subscription delivers at least everything persisted after `subscribe()` returned, on both sockets
  * alike: its connections catch up over REST from the server's time at `subscribe()` until something was
  * delivered (docs/events-and-streaming.md, "What a subscription delivers").
+ *
+ * `/sockets/events` is never asked to resend: every start from a position catches up over REST, which reads
+ * all a resend would bring, and the live frames complete it. A resend was the same events parsed twice and
+ * mostly dropped; with large events, hundreds of MiB that starved the catch-up on a WebSocket that cannot
+ * pause (docs/events-and-streaming.md, "Slow consumers and bounds"). `/sockets/bash-events` still resends.
  */
 export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, state: StartState): StartPoint {
   const { after, history } = options;
@@ -35,7 +40,7 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
   const rest = (since: string | undefined, floor: ResumePosition | undefined): StartPoint => ({
     catchUp: { type: 'rest', since },
     floor,
-    resend: protocol !== 'session' ? since : undefined,
+    resend: protocol === 'bash' ? since : undefined,
     afterSeq: undefined,
   });
   const liveOnly: StartPoint = {
@@ -64,7 +69,7 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
     return {
       catchUp: { type: 'contact', since: ledger.catchUpSince(), delivered: true },
       floor: undefined,
-      resend: protocol !== 'session' ? ledger.position()?.timestamp : undefined,
+      resend: protocol === 'bash' ? ledger.position()?.timestamp : undefined,
       afterSeq: undefined,
     };
   }

@@ -3,22 +3,16 @@
 // and goes last.
 import { describe, expect, it } from 'vitest';
 import { bashEventsSocketUrl } from '../../../src/agent-server/live/bash-events-adapter.js';
-import { eventsSocketUrl, resendQuery } from '../../../src/agent-server/live/legacy-events-adapter.js';
+import { eventsSocketUrl } from '../../../src/agent-server/live/legacy-events-adapter.js';
 import { sessionSocketUrl } from '../../../src/agent-server/live/session-adapter.js';
 
 const KEY = { session_api_key: 'k&=?#/ +é' };
-const SINCE = '2024-01-01T00:00:00.123456';
 
 describe('socket URLs', () => {
   it('map http(s) to ws(s), keep a base path, add no /api prefix', () => {
-    expect(
-      eventsSocketUrl(
-        'https://host.example/runtime/abc/',
-        'c-1',
-        { since: undefined, version: '1.58.2' },
-        {},
-      ),
-    ).toBe('wss://host.example/runtime/abc/sockets/events/c-1');
+    expect(eventsSocketUrl('https://host.example/runtime/abc/', 'c-1', {})).toBe(
+      'wss://host.example/runtime/abc/sockets/events/c-1',
+    );
     expect(sessionSocketUrl('http://127.0.0.1:8000', 'c-1', undefined, {})).toBe(
       'ws://127.0.0.1:8000/sockets/session/c-1',
     );
@@ -40,22 +34,12 @@ describe('socket URLs', () => {
     );
   });
 
-  it('/sockets/events/{id}: resend_mode=since from 1.15.0, resend_all before and for an unknown version', () => {
-    expect(resendQuery(SINCE, '1.15.0')).toEqual({ resend_mode: 'since', after_timestamp: SINCE });
-    expect(resendQuery(SINCE, '1.14.9')).toEqual({ resend_all: 'true' });
-    expect(resendQuery(SINCE, undefined)).toEqual({ resend_all: 'true' });
-    expect(resendQuery(SINCE, 'nightly')).toEqual({ resend_all: 'true' });
-    expect(resendQuery(undefined, '1.30.0')).toEqual({});
+  it('/sockets/events/{id}: live frames only (no resend_mode, no resend_all), the key last', () => {
     const base = 'http://h:8000';
-    expect(eventsSocketUrl(base, 'c-1', { since: SINCE, version: '1.58.2' }, KEY)).toBe(
-      'ws://h:8000/sockets/events/c-1?resend_mode=since&after_timestamp=2024-01-01T00%3A00%3A00.123456&session_api_key=k%26%3D%3F%23%2F+%2B%C3%A9',
+    expect(eventsSocketUrl(base, 'c-1', KEY)).toBe(
+      'ws://h:8000/sockets/events/c-1?session_api_key=k%26%3D%3F%23%2F+%2B%C3%A9',
     );
-    expect(eventsSocketUrl(base, 'c-1', { since: SINCE, version: '1.11.4' }, KEY)).toBe(
-      'ws://h:8000/sockets/events/c-1?resend_all=true&session_api_key=k%26%3D%3F%23%2F+%2B%C3%A9',
-    );
-    expect(eventsSocketUrl(base, 'c-1', { since: undefined, version: '1.11.4' }, {})).toBe(
-      'ws://h:8000/sockets/events/c-1',
-    );
+    expect(eventsSocketUrl(base, 'a b/c', {})).toBe('ws://h:8000/sockets/events/a%20b%2Fc');
   });
 
   it('/sockets/bash-events: server-wide, resend_all or nothing', () => {

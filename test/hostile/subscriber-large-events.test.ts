@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, WebSocket as WsClient } from 'ws';
 import { EventsClient, type ReconnectInfo } from '../../src/agent-server/index.js';
+import type { Event } from '../../src/models/index.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const ID = '6f1c2a4e-3b5d-4e7f-8a9b-0c1d2e3f4a5b';
@@ -52,6 +53,29 @@ const fullState = () => ({
   key: 'full_state',
   value: { execution_status: 'running' },
 });
+
+/** The ids of the first COUNT messages a `for await` loop takes, each only once `gate` settled (a slow loop). */
+async function messageIds(sub: AsyncIterable<Event>, gate: Promise<unknown>) {
+  const ids: string[] = [];
+  for await (const item of sub) {
+    if (item.kind !== 'MessageEvent') continue;
+    await gate;
+    ids.push(String(item.id));
+    if (ids.length === COUNT) break;
+  }
+  return ids;
+}
+/** Every message of a run, in order. */
+const ALL_IDS = Array.from({ length: COUNT }, (_, n) => `event-${n}`);
+
+/** A promise the test opens: the loop waits on it. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
 
 interface Double {
   url: string;
@@ -185,14 +209,8 @@ describe.each([
     sub.on('error', (error) => errors.push(error));
     // The consumer takes nothing until the catch-up has filled its buffer.
     const full = waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB, 'a full buffer', 8_000);
-    const ids: string[] = [];
-    for await (const item of sub) {
-      if (item.kind !== 'MessageEvent') continue;
-      await full;
-      ids.push(String(item.id));
-      if (ids.length === COUNT) break;
-    }
-    expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+    const ids = await messageIds(sub, full);
+    expect(ids).toEqual(ALL_IDS);
     expect(errors).toEqual([]);
     expect(reconnects).toEqual([]);
     expect(server.connections).toBe(1);
@@ -227,14 +245,8 @@ describe.each([
     server.publish();
     // The consumer takes nothing until its buffer is full.
     const full = waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB, 'a full buffer', 8_000);
-    const ids: string[] = [];
-    for await (const item of sub) {
-      if (item.kind !== 'MessageEvent') continue;
-      await full;
-      ids.push(String(item.id));
-      if (ids.length === COUNT) break;
-    }
-    expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+    const ids = await messageIds(sub, full);
+    expect(ids).toEqual(ALL_IDS);
     expect(errors).toEqual([]);
     // Not closed and reopened for the server to replay: the connection caught up over REST (the built-in
     // WebSocket) or paused reading (`ws`).
@@ -267,19 +279,9 @@ describe.each([
       await sub.ready;
       await waitFor(() => sub.phase === 'live', 'live');
       server.publish();
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const ids: string[] = [];
-      const loop = (async () => {
-        for await (const item of sub) {
-          if (item.kind !== 'MessageEvent') continue;
-          await released;
-          ids.push(String(item.id));
-          if (ids.length === COUNT) break;
-        }
-      })();
+      const slow = gate();
+      const loop = messageIds(sub, slow.opened);
+      let ids: string[] = [];
       const waiting = () => debug.filter((line) => line.includes('delivery waits for room')).length;
       try {
         await waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB && waiting() > 0, 'a full buffer');
@@ -291,12 +293,12 @@ describe.each([
           const now = waiting();
           await waitFor(() => waiting() > now, 'the new connection waiting for room');
         }
-        release();
-        await loop;
+        slow.open();
+        ids = await loop;
       } finally {
         sub.close();
       }
-      expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+      expect(ids).toEqual(ALL_IDS);
       expect(reconnects.length).toBeGreaterThanOrEqual(4);
       for (const info of reconnects) expect(info.closeCode).toBe(1006);
     },
@@ -326,30 +328,20 @@ describe.each([
     await sub.ready;
     await waitFor(() => sub.phase === 'live', 'live');
     server.publish();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const ids: string[] = [];
-    const loop = (async () => {
-      for await (const item of sub) {
-        if (item.kind !== 'MessageEvent') continue;
-        await released;
-        ids.push(String(item.id));
-        if (ids.length === COUNT) break;
-      }
-    })();
+    const slow = gate();
+    const loop = messageIds(sub, slow.opened);
+    let ids: string[] = [];
     try {
       await waitFor(() => sub.bufferedBytes >= BOUND - 70 * KiB, 'a full buffer');
       server.dropCurrent();
       // The double sends what it resends as the socket opens: counted once the connection is.
       await waitFor(() => server.connections === 2, 'a new connection');
-      release();
-      await loop;
+      slow.open();
+      ids = await loop;
     } finally {
       sub.close();
     }
-    expect(ids).toEqual(Array.from({ length: COUNT }, (_, n) => `event-${n}`));
+    expect(ids).toEqual(ALL_IDS);
     expect(errors).toEqual([]);
     expect(server.connections).toBe(2);
     // All of them live on the first connection; nothing again on the second (REST read what was missing).

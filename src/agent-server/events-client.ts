@@ -263,17 +263,14 @@ export class EventsClient extends BaseClient {
         ...this.#socketAccess(),
         socket: 'bash-events',
         conversationId: 'bash-events',
-        backfill: (since, signal, measure, pageLimit) => {
+        // Pages of 100, not sized to the byte bound: with pages of 10, a catch-up after a restart never
+        // delivered the restarted server's commands on several real servers (docs/compatibility.md A41).
+        backfill: (since, signal, measure) => {
           const decode = bashCatchUpPageDecoder(measure);
           return new PagedIterable<Positioned>(
             (pageId) =>
               search(
-                {
-                  timestamp__gte: since,
-                  sort_order: 'TIMESTAMP',
-                  limit: pageLimit?.() ?? 100,
-                  page_id: pageId,
-                },
+                { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100, page_id: pageId },
                 signal,
                 decode,
               ),

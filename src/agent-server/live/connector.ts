@@ -7,8 +7,7 @@ import {
 import { redactText, redactUrl } from '../../core/redact.js';
 import type { ConversationStateMirror } from '../../models/index.js';
 import { isAgentServerVersionError, SubscriptionError, SubscriptionFrameTooLargeError } from '../errors.js';
-import { AGENT_SERVER_FEATURES, parseAgentServerVersion, supportsFeature } from '../version-gate.js';
-import { bashEventsSocketUrl } from './bash-events-adapter.js';
+import { parseAgentServerVersion } from '../version-gate.js';
 import {
   type CloseDecision,
   classifyClose,
@@ -18,18 +17,17 @@ import {
   RefusalCounter,
   type Retry,
 } from './close-classifier.js';
-import { type Connection, dropConnection, type LiveProtocol, newConnection } from './connection.js';
+import { type Connection, dropConnection, newConnection } from './connection.js';
 import { ConnectionFlow } from './connection-flow.js';
+import { connectionProtocol, connectionUrl } from './connection-url.js';
 import type { SubscriptionContext } from './context.js';
 import { deadline } from './deadline.js';
 import type { DeliveryCore } from './delivery-core.js';
-import { eventsSocketUrl } from './legacy-events-adapter.js';
 import { ReadyWaiters } from './ready-waiters.js';
 import { ReconnectPolicy } from './reconnect-policy.js';
 import { RepeatedFailure, repeatedFailureError } from './repeated-failure.js';
 import type { SafeEmitter } from './safe-emitter.js';
-import { sessionSocketUrl } from './session-adapter.js';
-import { authFrame, authQuery, resolveAuth } from './socket-auth.js';
+import { authFrame, resolveAuth } from './socket-auth.js';
 import { openSocket } from './socket-opener.js';
 import { startPoint } from './start-point.js';
 import type { LiveSettings } from './subscribe-options.js';
@@ -162,14 +160,7 @@ export class Connector {
       cancelBudget?.();
     }
     if (this.#ended()) return;
-    const protocol: LiveProtocol =
-      this.#ctx.socket === 'bash-events'
-        ? 'bash'
-        : wanted === 'auto'
-          ? supportsFeature(version, AGENT_SERVER_FEATURES.sessionSocket)
-            ? 'session'
-            : 'events'
-          : wanted;
+    const protocol = connectionProtocol(this.#ctx.socket, wanted, version);
     const start = startPoint(protocol, this.#options, {
       connections: number - 1,
       resume: this.#settings.resume,
@@ -182,6 +173,11 @@ export class Connector {
     conn.version = version;
     this.#conn = conn;
     this.#core.ledger.setFloor(conn.floor);
+    if (conn.afterSeq !== undefined) {
+      conn.order.next = conn.afterSeq + 1;
+      // `seq` says exactly what was delivered; the timestamp floor only serves an `after` without one.
+      if (conn.afterSeq >= 0) this.#core.ledger.setFloor(undefined);
+    }
     try {
       conn.auth = resolveAuth(
         this.#options.auth ?? 'auto',
@@ -195,23 +191,7 @@ export class Connector {
       return;
     }
     if (key === undefined && !this.#policy.worked) void this.#checkKeyless(conn);
-    this.#open(conn, this.#url(conn, key), key);
-  }
-
-  /** The socket's URL: the protocol's path and parameters (its adapter), the key when it goes in the query. */
-  #url(conn: Connection, key: string | undefined): string {
-    const auth = authQuery(conn.auth, key);
-    const { baseUrl, conversationId } = this.#ctx;
-    if (conn.protocol === 'session') {
-      const afterSeq = conn.afterSeq;
-      if (afterSeq !== undefined) conn.order.next = afterSeq + 1;
-      // `seq` says exactly what was delivered; the timestamp floor only serves an `after` without one.
-      if (afterSeq !== undefined && afterSeq >= 0) this.#core.ledger.setFloor(undefined);
-      return sessionSocketUrl(baseUrl, conversationId, afterSeq, auth);
-    }
-    if (conn.protocol === 'bash') return bashEventsSocketUrl(baseUrl, conn.resend !== undefined, auth);
-    // Live frames only: what came before them is read over REST (start-point.ts).
-    return eventsSocketUrl(baseUrl, conversationId, auth);
+    this.#open(conn, connectionUrl(conn, this.#ctx.baseUrl, this.#ctx.conversationId, key), key);
   }
 
   /**

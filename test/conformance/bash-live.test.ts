@@ -82,6 +82,38 @@ afterAll(() => {
   if (counts.length > 0) console.log(`bash.live() conformance: ${counts.join('; ')}`);
 });
 
+/**
+ * The built-in WebSocket, sending its first frame (the first-message auth) `delayMs` late: the server subscribes
+ * only once it has read it, and the socket is open, and the stream ready, long before that.
+ */
+function lateAuthWebSocket(delayMs: number): { WebSocket: typeof WebSocket; authSent: Promise<void> } {
+  let sent!: () => void;
+  const authSent = new Promise<void>((resolve) => {
+    sent = resolve;
+  });
+  class LateAuthWebSocket extends WebSocket {
+    #first = true;
+    override send(data: Parameters<WebSocket['send']>[0]): void {
+      if (!this.#first) {
+        super.send(data);
+        return;
+      }
+      this.#first = false;
+      setTimeout(() => {
+        if (this.readyState === WebSocket.OPEN) super.send(data);
+        sent();
+      }, delayMs);
+    }
+  }
+  return { WebSocket: LateAuthWebSocket, authSent };
+}
+
+/** Servers from 1.18.1 take the key in the socket's first frame (the SDK's choice there). */
+function firstMessageAuth(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  return major > 1 || minor > 18 || (minor === 18 && patch >= 1);
+}
+
 function describeEvent(event: BashEvent): string {
   return `${event.kind}:${event.id.slice(0, 8)}@${event.timestamp}`;
 }
@@ -151,6 +183,38 @@ for (const { version } of versionsUnderTest('agent-server')) {
       expect(errors).toEqual([]);
       counts.push(`${version} live: ${mine.length} events`);
     }, 60_000);
+
+    it.skipIf(!firstMessageAuth(version))(
+      'the server reads the auth frame late: a command stored before it subscribed comes first, in REST order',
+      async () => {
+        const late = lateAuthWebSocket(500);
+        const live = client.bash.live({ WebSocket: late.WebSocket });
+        const received: BashEvent[] = [];
+        const errors: Error[] = [];
+        live.on('error', (error) => errors.push(error));
+        const following = follow(live, received);
+        await live.ready;
+        await until(() => live.phase === 'live', 5_000, 'the catch-up made at open');
+        const early = await client.bash.start('echo before-the-subscription');
+        await until(
+          async () => (await restLog(client, new Set([early.id]))).length >= 2,
+          10_000,
+          'the early command stored',
+        );
+        await late.authSent;
+        const after = await client.bash.start('echo after-it');
+        const commands = [early.id, after.id];
+        await until(() => commands.every((id) => finished(received, id)), 30_000, 'both exit codes');
+        const ids = new Set(commands);
+        const expected = await restLogHolding(client, ids, received);
+        live.close();
+        expect(await following).toBeUndefined();
+        const mine = received.filter((event) => ids.has(commandOf(event)));
+        expect(mine.map(describeEvent)).toEqual(restOrder(expected).map(describeEvent));
+        expect(errors).toEqual([]);
+      },
+      60_000,
+    );
 
     it('killed and restarted mid-command: every stored event of the commands once, in REST order', async () => {
       const live = client.bash.live({

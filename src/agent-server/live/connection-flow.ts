@@ -16,6 +16,8 @@ import type { SubscriptionPhase } from './types.js';
 const MAX_PAGE = 100;
 /** Events of the first REST page while no event's size is known yet (`ConnectionFlow#pageLimit`). */
 const FIRST_PAGE = 10;
+/** A bash connection with no frame this long after it opened reads over REST once more (`#subscribed`). */
+const BASH_SETTLE_MS = 1000;
 
 /** What the flow of one connection needs from the connection loop. */
 export interface FlowHost {
@@ -74,8 +76,39 @@ export class ConnectionFlow implements FrameSink {
 
   frame(conn: Connection, text: string | undefined): void {
     if (conn.protocol === 'session') this.#reader.sessionFrame(conn, text);
-    else if (conn.protocol === 'bash') this.#reader.bashFrame(conn, text);
-    else this.#reader.legacyFrame(conn, text);
+    else if (conn.protocol === 'bash') {
+      if (!conn.subscribed) this.#subscribed(conn);
+      this.#reader.bashFrame(conn, text);
+    } else this.#reader.legacyFrame(conn, text);
+  }
+
+  /**
+   * `/sockets/bash-events` subscribes after its handshake (after reading the first-message auth frame) and says
+   * nothing when it has: the socket counts as ready when it opens, so a command stored in between comes neither
+   * on the socket nor in a catch-up read made before it (real 1.31.1 delivered such a BashCommand only after a
+   * later reconnect, out of order: docs/compatibility.md A42). A frame proves the subscription: the connection
+   * reads over REST once more from where delivery stands, and the frame waits for that read. With no frame
+   * after BASH_SETTLE_MS it reads once too (a command that finished in between, and nothing since).
+   */
+  #subscribed(conn: Connection): void {
+    conn.subscribed = true;
+    clearTimeout(conn.settleTimer);
+    conn.settleTimer = undefined;
+    this.#readOnceMore(conn);
+  }
+
+  #awaitSubscription(conn: Connection): void {
+    conn.settleTimer = setTimeout(() => {
+      conn.settleTimer = undefined;
+      if (!conn.subscribed) this.#readOnceMore(conn);
+    }, BASH_SETTLE_MS);
+  }
+
+  /** A connection that caught up reads over REST again; one still catching up does once its read ends. */
+  #readOnceMore(conn: Connection): void {
+    if (this.#host.isStale(conn) || !conn.ready || conn.catchUp.type === 'none') return;
+    if (conn.live) this.#readAgain(conn);
+    else conn.reread = true;
   }
 
   isStale(conn: Connection): boolean {
@@ -111,6 +144,7 @@ export class ConnectionFlow implements FrameSink {
     this.#readyConnections += 1;
     this.#host.connectionReady();
     const { catchUp } = conn;
+    if (conn.protocol === 'bash' && catchUp.type !== 'none') this.#awaitSubscription(conn);
     let since: string | undefined;
     if (catchUp.type === 'rest') since = catchUp.since;
     else if (catchUp.type === 'contact') {
@@ -398,18 +432,18 @@ export class ConnectionFlow implements FrameSink {
       });
       return;
     }
+    this.#ctx.logger.debug('the consumer is behind and the socket cannot pause: catching up over REST');
     this.#readAgain(conn);
   }
 
   /**
-   * A loop's buffer is full and the socket cannot pause (the built-in WebSocket): the connection stays, its
-   * frames from here on are held (dropped past the bounds, `hold`) while it catches up over REST from where
-   * delivery stands, at the loop's pace, then it is live again. (It used to be closed and reopened once the
-   * loop had caught up; the server then replayed everything after that position again, reconnect after
-   * reconnect: issue 34 item 3.)
+   * The live connection stays, its frames from here on are held (dropped past the bounds, `hold`) while it
+   * catches up over REST from where delivery stands, at the loop's pace, then it is live again. For a loop
+   * whose buffer is full on a socket that cannot pause (the built-in WebSocket), it used to be closed and
+   * reopened once the loop had caught up; the server then replayed everything after that position again,
+   * reconnect after reconnect (issue 34 item 3). For a bash socket's first frame: `#subscribed`.
    */
   #readAgain(conn: Connection): void {
-    this.#ctx.logger.debug('the consumer is behind and the socket cannot pause: catching up over REST');
     this.#holdAhead(conn);
     conn.live = false;
     // REST may now deliver an event before the socket sends it: its frame is a duplicate, not a reused id.

@@ -72,6 +72,9 @@ export interface Connection {
   readyTimer: ReturnType<typeof setTimeout> | undefined;
   fallbackTimer: ReturnType<typeof setTimeout> | undefined;
   gapTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bash socket: a frame came, so the server's subscription exists (connection-flow.ts `#subscribed`). */
+  subscribed: boolean;
+  settleTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export function newConnection(
@@ -112,6 +115,8 @@ export function newConnection(
     readyTimer: undefined,
     fallbackTimer: undefined,
     gapTimer: undefined,
+    subscribed: false,
+    settleTimer: undefined,
   };
 }
 
@@ -122,7 +127,8 @@ export function dropConnection(conn: Connection): void {
   clearTimeout(conn.readyTimer);
   clearTimeout(conn.fallbackTimer);
   clearTimeout(conn.gapTimer);
-  conn.handshakeTimer = conn.readyTimer = conn.fallbackTimer = conn.gapTimer = undefined;
+  clearTimeout(conn.settleTimer);
+  conn.handshakeTimer = conn.readyTimer = conn.fallbackTimer = conn.gapTimer = conn.settleTimer = undefined;
   conn.order.clear();
   conn.held = [];
   conn.heldBytes = 0;

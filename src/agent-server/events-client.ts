@@ -22,6 +22,7 @@ import {
   type BashLiveOptions,
   type BashLiveStream,
   bashCatchUpPageDecoder,
+  bashCatchUpPages,
 } from './live/bash-live.js';
 import type { SubscriptionContext } from './live/context.js';
 import type { Positioned } from './live/positioned.js';
@@ -191,8 +192,8 @@ export class EventsClient extends BaseClient {
       {
         ...this.#socketAccess(),
         conversationId,
-        backfill: (since, signal, measure, pageLimit) => {
-          const decode = catchUpPageDecoder(measure);
+        backfill: (since, signal, maxBytes, pageLimit) => {
+          const decode = catchUpPageDecoder(maxBytes !== Number.POSITIVE_INFINITY);
           return new PagedIterable<Positioned>(
             (pageId) =>
               this.transport.request({
@@ -263,19 +264,22 @@ export class EventsClient extends BaseClient {
         ...this.#socketAccess(),
         socket: 'bash-events',
         conversationId: 'bash-events',
-        // Pages of 100, not sized to the byte bound: with pages of 10, a catch-up after a restart never
-        // delivered the restarted server's commands on several real servers (docs/compatibility.md A41).
-        backfill: (since, signal, measure) => {
-          const decode = bashCatchUpPageDecoder(measure);
-          return new PagedIterable<Positioned>(
+        backfill: (since, signal, maxBytes, pageLimit) => {
+          const decode = bashCatchUpPageDecoder(maxBytes !== Number.POSITIVE_INFINITY);
+          return bashCatchUpPages(
             (pageId) =>
               search(
-                { timestamp__gte: since, sort_order: 'TIMESTAMP', limit: 100, page_id: pageId },
+                {
+                  timestamp__gte: since,
+                  sort_order: 'TIMESTAMP',
+                  limit: pageLimit?.() ?? 100,
+                  page_id: pageId,
+                },
                 signal,
                 decode,
               ),
-            { idOf: (item) => item.id },
-          ).pages();
+            maxBytes,
+          );
         },
         newestTimestamp: async (signal) => {
           const page = await search(

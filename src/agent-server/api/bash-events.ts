@@ -1,3 +1,4 @@
+import type { PaginateOptions } from '../../core/paginate.js';
 import { shape } from './decode.js';
 
 /**
@@ -34,3 +35,12 @@ export type BashEvent = BashCommand | BashOutput;
 export const decodeCommand = shape<BashCommand>({ kind: 'string', id: 'string', command: 'string' });
 export const decodeOutput = shape<BashOutput>({ kind: 'string', id: 'string', command_id: 'string' });
 export const decodeEvent = shape<BashEvent>({ kind: 'string', id: 'string' });
+
+/**
+ * How the bash search's pages follow each other, on every version (1.11.4 to 1.58.2): `next_page_id` is the file
+ * name of the next page's first event, `<timestamp>_<kind>_[<command id>_]<event id>`; its last part is that
+ * event's id.
+ */
+export function bashPageCursor<T>(idOf: (item: T) => string | undefined): PaginateOptions<T> {
+  return { idOf, normalizeId: (id) => id.slice(id.lastIndexOf('_') + 1) };
+}

@@ -10,6 +10,7 @@ import {
   type BashCommand,
   type BashEvent,
   type BashOutput,
+  bashPageCursor,
   decodeCommand,
   decodeEvent,
   decodeOutput,
@@ -160,8 +161,7 @@ export class BashApi {
         });
         return { items: page.items, nextPageId: page.next_page_id ?? null };
       },
-      // The real server's bash page ids are `<timestamp>_<kind>_<event id>` (1.58.0): the id is the last part.
-      { idOf: (event) => event.id, normalizeId: (id) => id.slice(id.lastIndexOf('_') + 1) },
+      bashPageCursor((event) => event.id),
     );
   }
 

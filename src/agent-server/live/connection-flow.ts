@@ -264,8 +264,13 @@ export class ConnectionFlow implements FrameSink {
    */
   async #readOver(conn: Connection, since: string | undefined): Promise<boolean> {
     try {
-      const measure = this.#settings.maxBufferedBytes !== Number.POSITIVE_INFINITY;
-      for await (const page of this.#ctx.backfill(since, conn.abort.signal, measure, this.#pageLimit)) {
+      const { maxBufferedBytes } = this.#settings;
+      for await (const page of this.#ctx.backfill(
+        since,
+        conn.abort.signal,
+        maxBufferedBytes,
+        this.#pageLimit,
+      )) {
         if (this.#host.isStale(conn)) return false;
         // Without a resend the socket's frames are live only, in the server's order. REST fills in what came
         // before them: its events up to the first one the socket holds back; from there on the socket's own

@@ -22,12 +22,13 @@ export interface SubscriptionContext {
   sessionApiKey(): Promise<string | undefined>;
   /**
    * Persisted events with timestamp ≥ `since` (all when undefined), oldest first, as positioned items
-   * (`measure`: fill in their size, for a byte bound; `pageLimit`: the events to ask for, called for each page).
+   * (`maxBytes`: the byte bound, `Infinity` for none; with one, their size is filled in; `pageLimit`: the events
+   * to ask for, called for each page).
    */
   backfill(
     since: string | undefined,
     signal: AbortSignal,
-    measure: boolean,
+    maxBytes: number,
     pageLimit?: () => number,
   ): AsyncIterable<Page<Positioned>>;
   /** The timestamp of the newest persisted event (`undefined`: none), as the server wrote it. */

@@ -6,7 +6,7 @@ import {
   type ReconnectInfo,
 } from '../../../src/agent-server/index.js';
 import { decodeBashFrame } from '../../../src/agent-server/live/bash-events-adapter.js';
-import { bashCatchUpPageDecoder } from '../../../src/agent-server/live/bash-live.js';
+import { bashCatchUpPageDecoder, bashCatchUpPages } from '../../../src/agent-server/live/bash-live.js';
 import { isAPIUserAbortError } from '../../../src/core/errors.js';
 import { observeSocketConnections } from '../../../src/testing/agent-server/socket-handlers.js';
 import { agentServerApiHandlers } from '../../../src/testing.js';
@@ -148,7 +148,7 @@ describe('bash.live(): /sockets/bash-events on the delivery core', () => {
     expect(decodeBashFrame('not json')).toMatchObject({ type: 'invalid' });
   });
 
-  it('orders a catch-up page by timestamp: servers before 1.31.1 sort one second by kind and id', () => {
+  it('orders catch-up pages by timestamp: servers before 1.31.1 sort a second by kind and id, over two pages', async () => {
     // 1.11.4's search sorts by file name, `YYYYMMDDHHMMSS_<kind>_…`: both commands of the second before both outputs.
     const command = (id: string, at: string) => ({
       kind: 'BashCommand',
@@ -168,15 +168,95 @@ describe('bash.live(): /sockets/bash-events on the delivery core', () => {
       stdout: 'x',
       stderr: null,
     });
-    const page = bashCatchUpPageDecoder(false)({
-      items: [
-        command('c1', '2026-11-28T00:10:25.128013Z'),
-        command('c2', '2026-11-28T00:10:25.147939Z'),
-        output('o1', 'c1', '2026-11-28T00:10:25.138984Z'),
-        output('o2', 'c2', '2026-11-28T00:10:25.160235Z'),
-      ],
-      next_page_id: null,
-    });
-    expect(page.success && page.data.items.map((item) => item.id)).toEqual(['c1', 'o1', 'c2', 'o2']);
+    // Pages as the server pages them: the page id is the file name of the next page's first event.
+    const decode = bashCatchUpPageDecoder(true);
+    const pagesOf = async (wire: Map<string | undefined, unknown>, maxBytes = Number.POSITIVE_INFINITY) => {
+      const pages: string[][] = [];
+      const fetchPage = async (pageId: string | undefined) => {
+        const decoded = decode(wire.get(pageId));
+        if (!decoded.success) throw new Error('not a page');
+        return decoded.data;
+      };
+      for await (const page of bashCatchUpPages(fetchPage, maxBytes))
+        pages.push(page.items.map((item) => item.id));
+      return pages;
+    };
+    const first = [
+      command('c1', '2026-11-28T00:10:25.128013Z'),
+      command('c2', '2026-11-28T00:10:25.147939Z'),
+    ];
+    const second = [
+      output('o1', 'c1', '2026-11-28T00:10:25.138984Z'),
+      output('o2', 'c2', '2026-11-28T00:10:25.160235Z'),
+      command('c3', '2026-11-28T00:10:26.101000Z'),
+    ];
+    // 1.11.4: files named by the second; the second spans both pages, so its events wait for the second page.
+    expect(
+      await pagesOf(
+        new Map<string | undefined, unknown>([
+          [undefined, { items: first, next_page_id: '20261128001025_BashOutput_c1_o1' }],
+          ['20261128001025_BashOutput_c1_o1', { items: second, next_page_id: null }],
+        ]),
+      ),
+    ).toEqual([[], ['c1', 'o1', 'c2', 'o2', 'c3']]);
+    // Unless the waiting events would be over the byte bound: then the server's order across the boundary.
+    const byTheSecond = new Map<string | undefined, unknown>([
+      [undefined, { items: first, next_page_id: '20261128001025_BashOutput_c1_o1' }],
+      ['20261128001025_BashOutput_c1_o1', { items: second, next_page_id: null }],
+    ]);
+    expect(await pagesOf(byTheSecond, 100)).toEqual([
+      ['c1', 'c2'],
+      ['o1', 'o2', 'c3'],
+    ]);
+    // A second over three pages, within the bound: one page, sorted.
+    expect(
+      await pagesOf(
+        new Map<string | undefined, unknown>([
+          [undefined, { items: first.slice(0, 1), next_page_id: '20261128001025_BashCommand_c2' }],
+          [
+            '20261128001025_BashCommand_c2',
+            { items: first.slice(1), next_page_id: '20261128001025_BashOutput_c1_o1' },
+          ],
+          ['20261128001025_BashOutput_c1_o1', { items: second, next_page_id: null }],
+        ]),
+      ),
+    ).toEqual([[], [], ['c1', 'o1', 'c2', 'o2', 'c3']]);
+    // 1.31.1 on: named to the microsecond, in timestamp order already; nothing waits.
+    expect(
+      await pagesOf(
+        new Map<string | undefined, unknown>([
+          [undefined, { items: first, next_page_id: '20261128001025138984_BashOutput_c1_o1' }],
+          ['20261128001025138984_BashOutput_c1_o1', { items: second, next_page_id: null }],
+        ]),
+      ),
+    ).toEqual([
+      ['c1', 'c2'],
+      ['o1', 'o2', 'c3'],
+    ]);
+  });
+
+  it.each([
+    ['1.58.0', newest],
+    ['1.11.4', anchor],
+  ])('history: a bash log of many pages arrives whole, once, in order (%s)', async (_, server) => {
+    const client = clientFor(server);
+    // Over a page of 100 (and the first page of 10, while no event's size is known).
+    for (let i = 0; i < 60; i += 1) await client.bash.execute(`echo page ${i}`);
+    const stored: string[] = [];
+    for await (const event of client.bash.search({ sortOrder: 'TIMESTAMP' })) stored.push(event.id);
+    expect(stored.length).toBeGreaterThan(110);
+    const live = client.bash.live({ history: true });
+    const errors: Error[] = [];
+    live.on('error', (error) => errors.push(error));
+    const reconnects: ReconnectInfo[] = [];
+    live.on('reconnecting', (info) => reconnects.push(info));
+    const seen: BashEvent[] = [];
+    const loop = collect(live, seen);
+    await until(() => seen.length >= stored.length, 'the whole history');
+    live.close();
+    expect(await loop).toBeUndefined();
+    expect(seen.map((event) => event.id)).toEqual(stored);
+    expect(reconnects).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });

@@ -196,12 +196,7 @@ describe('live frames through the lazily loaded parsers', () => {
     } satisfies FrameSink;
     const ctx = { logger } as unknown as ConstructorParameters<typeof FrameReader>[3];
     const frames = new FrameReader(sink, core, emitter, ctx, 1000);
-    const conn = newConnection(
-      1,
-      protocol,
-      { catchUp: { type: 'none' }, floor: undefined, resend: undefined, afterSeq: -1 },
-      0,
-    );
+    const conn = newConnection(1, protocol, { catchUp: { type: 'none' }, floor: undefined, afterSeq: -1 }, 0);
     conn.order.next = 0;
     conn.ready = true;
     conn.live = true;

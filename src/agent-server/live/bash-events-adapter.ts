@@ -14,7 +14,8 @@ export type BashFrame =
 
 /**
  * `/sockets/bash-events` sends bare `BashCommand` / `BashOutput` events (`model_dump(mode="json")`, no
- * envelope, no snapshot, no sequence number), all of them again on `resend_all`, and answers a request it
+ * envelope, no snapshot, no sequence number), all of them again on `resend_all` (which the SDK never asks
+ * for), and answers a request it
  * could not run with a `BashError` (`{kind, code, detail}`, not persisted). Command and output frames are
  * checked with the same decoders as the REST reads; another kind with an id is kept as it came (a newer
  * server's event), the way the event model keeps unknown kinds.
@@ -68,10 +69,10 @@ export function positionedBashEvent(event: BashEvent, bytes: number): Positioned
 }
 
 /**
- * `/sockets/bash-events` (server-wide: no conversation id). It resends all or nothing: `resend_all=true` when
- * anything is to be resent (the ledger drops what was delivered or is older than the start point). `auth`: the
- * key's query parameter, if it goes there (socket-auth.ts).
+ * `/sockets/bash-events` (server-wide: no conversation id), live frames only: it could only resend all or
+ * nothing (`resend_all`), and every connection that resumes catches up over REST from where delivery stands
+ * (start-point.ts). `auth`: the key's query parameter, if it goes there (socket-auth.ts).
  */
-export function bashEventsSocketUrl(baseUrl: string, resend: boolean, auth: Record<string, string>): string {
-  return socketUrl(baseUrl, '/sockets/bash-events', { ...(resend ? { resend_all: 'true' } : {}), ...auth });
+export function bashEventsSocketUrl(baseUrl: string, auth: Record<string, string>): string {
+  return socketUrl(baseUrl, '/sockets/bash-events', auth);
 }

@@ -272,14 +272,10 @@ export class ConnectionFlow implements FrameSink {
         this.#pageLimit,
       )) {
         if (this.#host.isStale(conn)) return false;
-        // Without a resend the socket's frames are live only, in the server's order. REST fills in what came
-        // before them: its events up to the first one the socket holds back; from there on the socket's own
-        // order (an event REST has beyond that point comes on the socket too, or a seq gap reads it later).
-        // A resend interleaves with live frames: REST's order wins then (the held duplicates are dropped).
-        const held =
-          conn.held.length === 0 || conn.resend !== undefined
-            ? undefined
-            : new Set(conn.held.map((item) => item.id));
+        // The socket's frames are live only, in the server's order. REST fills in what came before them: its
+        // events up to the first one the socket holds back; from there on the socket's own order (an event
+        // REST has beyond that point comes on the socket too, or a seq gap reads it later).
+        const held = conn.held.length === 0 ? undefined : new Set(conn.held.map((item) => item.id));
         const stop = held === undefined ? -1 : page.items.findIndex((item) => held.has(item.id));
         const items = stop === -1 ? page.items : page.items.slice(0, stop);
         if (!(await this.#deliverAll(conn, items))) return false;

@@ -28,7 +28,7 @@ export function connectionUrl(
 ): string {
   const auth = authQuery(conn.auth, key);
   if (conn.protocol === 'session') return sessionSocketUrl(baseUrl, conversationId, conn.afterSeq, auth);
-  if (conn.protocol === 'bash') return bashEventsSocketUrl(baseUrl, conn.resend !== undefined, auth);
   // Live frames only: what came before them is read over REST (start-point.ts).
+  if (conn.protocol === 'bash') return bashEventsSocketUrl(baseUrl, auth);
   return eventsSocketUrl(baseUrl, conversationId, auth);
 }

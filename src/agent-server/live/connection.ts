@@ -55,8 +55,6 @@ export interface Connection {
   catchUp: CatchUp;
   /** Where this connection resumes from (catch-up events older than it are not wanted). */
   floor: ResumePosition | undefined;
-  /** Legacy socket: what the server is asked to resend from (`undefined`: nothing). */
-  resend: string | undefined;
   /** Session socket: the `after_seq` asked for (`undefined`: live only). */
   afterSeq: number | undefined;
   /** Session socket: the order of durable envelopes. */
@@ -83,7 +81,6 @@ export function newConnection(
   start: {
     catchUp: CatchUp;
     floor: ResumePosition | undefined;
-    resend: string | undefined;
     afterSeq: number | undefined;
   },
   deliveredAtStart: number,

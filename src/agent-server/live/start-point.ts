@@ -5,7 +5,6 @@ import type { SubscribeOptions } from './types.js';
 export interface StartPoint {
   catchUp: CatchUp;
   floor: ResumePosition | undefined;
-  resend: string | undefined;
   afterSeq: number | undefined;
 }
 
@@ -26,10 +25,11 @@ export interface StartState {
  * alike: its connections catch up over REST from the server's time at `subscribe()` until something was
  * delivered (docs/events-and-streaming.md, "What a subscription delivers").
  *
- * `/sockets/events` is never asked to resend: every start from a position catches up over REST, which reads
- * all a resend would bring, and the live frames complete it. A resend was the same events parsed twice and
- * mostly dropped; with large events, hundreds of MiB that starved the catch-up on a WebSocket that cannot
- * pause (docs/events-and-streaming.md, "Slow consumers and bounds"). `/sockets/bash-events` still resends.
+ * No socket is asked to resend (`/sockets/events`' `resend_mode` / `resend_all`, `/sockets/bash-events`'
+ * `resend_all`): every start from a position catches up over REST, which reads all a resend would bring, and
+ * the live frames complete it. A resend was the same events parsed twice and mostly dropped; with large events,
+ * hundreds of MiB that starved the catch-up on a WebSocket that cannot pause (docs/events-and-streaming.md,
+ * "Slow consumers and bounds"); on the bash socket, the whole bash log again on every reconnect.
  */
 export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, state: StartState): StartPoint {
   const { after, history } = options;
@@ -40,13 +40,11 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
   const rest = (since: string | undefined, floor: ResumePosition | undefined): StartPoint => ({
     catchUp: { type: 'rest', since },
     floor,
-    resend: protocol === 'bash' ? since : undefined,
     afterSeq: undefined,
   });
   const liveOnly: StartPoint = {
     catchUp: { type: 'none' },
     floor: undefined,
-    resend: undefined,
     afterSeq: undefined,
   };
   if (state.connections > 0 && !state.resume) return liveOnly;
@@ -55,7 +53,6 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
     const replay = (afterSeq: number, floor: ResumePosition | undefined): StartPoint => ({
       catchUp: { type: 'none' },
       floor,
-      resend: undefined,
       afterSeq,
     });
     if (state.lastSeq !== undefined) return replay(state.lastSeq, undefined);
@@ -69,7 +66,6 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
     return {
       catchUp: { type: 'contact', since: ledger.catchUpSince(), delivered: true },
       floor: undefined,
-      resend: protocol === 'bash' ? ledger.position()?.timestamp : undefined,
       afterSeq: undefined,
     };
   }
@@ -77,7 +73,6 @@ export function startPoint(protocol: LiveProtocol, options: SubscribeOptions, st
   return {
     catchUp: { type: 'contact', since: undefined, delivered: false },
     floor: undefined,
-    resend: undefined,
     afterSeq: undefined,
   };
 }

@@ -80,7 +80,7 @@ function run(
     const conn = newConnection(
       index + 1,
       'session',
-      { catchUp: { type: 'none' }, floor: undefined, resend: undefined, afterSeq },
+      { catchUp: { type: 'none' }, floor: undefined, afterSeq },
       core.delivered,
     );
     conn.order.next = afterSeq + 1;

@@ -16,7 +16,7 @@ describe('socket URLs', () => {
     expect(sessionSocketUrl('http://127.0.0.1:8000', 'c-1', undefined, {})).toBe(
       'ws://127.0.0.1:8000/sockets/session/c-1',
     );
-    expect(bashEventsSocketUrl('https://host.example/runtime/abc//', false, {})).toBe(
+    expect(bashEventsSocketUrl('https://host.example/runtime/abc//', {})).toBe(
       'wss://host.example/runtime/abc/sockets/bash-events',
     );
   });
@@ -42,10 +42,10 @@ describe('socket URLs', () => {
     expect(eventsSocketUrl(base, 'a b/c', {})).toBe('ws://h:8000/sockets/events/a%20b%2Fc');
   });
 
-  it('/sockets/bash-events: server-wide, resend_all or nothing', () => {
-    expect(bashEventsSocketUrl('http://h:8000', true, KEY)).toBe(
-      'ws://h:8000/sockets/bash-events?resend_all=true&session_api_key=k%26%3D%3F%23%2F+%2B%C3%A9',
+  it('/sockets/bash-events: server-wide, live frames only (no resend_all)', () => {
+    expect(bashEventsSocketUrl('http://h:8000', KEY)).toBe(
+      'ws://h:8000/sockets/bash-events?session_api_key=k%26%3D%3F%23%2F+%2B%C3%A9',
     );
-    expect(bashEventsSocketUrl('http://h:8000', false, {})).toBe('ws://h:8000/sockets/bash-events');
+    expect(bashEventsSocketUrl('http://h:8000', {})).toBe('ws://h:8000/sockets/bash-events');
   });
 });

@@ -8,9 +8,10 @@ export interface SubscribeOptions {
   /** Closes the subscription; the iterator then throws `APIUserAbortError`. */
   signal?: AbortSignal;
   /**
-   * After a reconnect, deliver what was missed while disconnected (default true): the server resends from the
-   * last delivered timestamp and a REST read fixes the order. With `false` a reconnect continues live only and
-   * events published while disconnected are not delivered.
+   * After a reconnect, deliver what was missed while disconnected (default true): `/sockets/session` replays
+   * after the last delivered `seq`; the other sockets' connections read it over REST from the last contact,
+   * then go live. With `false` a reconnect continues live only and events published while disconnected are not
+   * delivered.
    */
   resume?: boolean;
   /**

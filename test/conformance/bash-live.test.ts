@@ -118,16 +118,30 @@ function describeEvent(event: BashEvent): string {
   return `${event.kind}:${event.id.slice(0, 8)}@${event.timestamp}`;
 }
 
-/** Follows `live` into `received` until it ends; resolves with the error it ended with, if any. */
-function follow(live: BashLiveStream, received: BashEvent[]): Promise<unknown> {
-  return (async () => {
+/** What a test saw of a stream: its events, its `error` events, its reconnects, and how it ended. */
+interface Followed {
+  received: BashEvent[];
+  errors: Error[];
+  reconnects: number;
+  /** Resolves when the stream ends: with the error it ended with, if any. */
+  ended: Promise<unknown>;
+}
+
+function follow(live: BashLiveStream): Followed {
+  const followed: Followed = { received: [], errors: [], reconnects: 0, ended: Promise.resolve() };
+  live.on('error', (error) => followed.errors.push(error));
+  live.on('reconnecting', () => {
+    followed.reconnects += 1;
+  });
+  followed.ended = (async () => {
     try {
-      for await (const event of live) received.push(event);
+      for await (const event of live) followed.received.push(event);
       return undefined;
     } catch (error) {
       return error;
     }
   })();
+  return followed;
 }
 
 for (const { version } of versionsUnderTest('agent-server')) {
@@ -175,30 +189,22 @@ for (const { version } of versionsUnderTest('agent-server')) {
       );
       expect(expected.length).toBeGreaterThan(100);
       const live = client.bash.live({ history: true });
-      const received: BashEvent[] = [];
-      const errors: Error[] = [];
-      live.on('error', (error) => errors.push(error));
-      let reconnects = 0;
-      live.on('reconnecting', () => {
-        reconnects += 1;
-      });
-      const following = follow(live, received);
+      const followed = follow(live);
+      const { received, errors } = followed;
       await until(() => received.length >= expected.length, 30_000, 'the whole history');
       live.close();
-      expect(await following).toBeUndefined();
+      expect(await followed.ended).toBeUndefined();
       expect(received.slice(0, expected.length).map(describeEvent)).toEqual(
         restOrder(expected).map(describeEvent),
       );
-      expect(reconnects).toBe(0);
+      expect(followed.reconnects).toBe(0);
       expect(errors).toEqual([]);
     }, 60_000);
 
     it('live only: every BashCommand and BashOutput of three commands once, in REST order', async () => {
       const live = client.bash.live();
-      const received: BashEvent[] = [];
-      const errors: Error[] = [];
-      live.on('error', (error) => errors.push(error));
-      const following = follow(live, received);
+      const followed = follow(live);
+      const { received, errors } = followed;
       await live.ready;
       const commands: string[] = [];
       // Several output chunks each (the server publishes a running command's output as it comes).
@@ -212,7 +218,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
       const ids = new Set(commands);
       const expected = await restLogHolding(client, ids, received);
       live.close();
-      expect(await following).toBeUndefined();
+      expect(await followed.ended).toBeUndefined();
       const mine = received.filter((event) => ids.has(commandOf(event)));
       expect(new Set(mine.map((event) => event.id)).size).toBe(mine.length);
       expect(mine.map(describeEvent)).toEqual(restOrder(expected).map(describeEvent));
@@ -227,10 +233,8 @@ for (const { version } of versionsUnderTest('agent-server')) {
       async () => {
         const late = lateAuthWebSocket(500);
         const live = client.bash.live({ WebSocket: late.WebSocket });
-        const received: BashEvent[] = [];
-        const errors: Error[] = [];
-        live.on('error', (error) => errors.push(error));
-        const following = follow(live, received);
+        const followed = follow(live);
+        const { received, errors } = followed;
         await live.ready;
         await until(() => live.phase === 'live', 5_000, 'the catch-up made at open');
         const early = await client.bash.start('echo before-the-subscription');
@@ -246,7 +250,7 @@ for (const { version } of versionsUnderTest('agent-server')) {
         const ids = new Set(commands);
         const expected = await restLogHolding(client, ids, received);
         live.close();
-        expect(await following).toBeUndefined();
+        expect(await followed.ended).toBeUndefined();
         const mine = received.filter((event) => ids.has(commandOf(event)));
         expect(mine.map(describeEvent)).toEqual(restOrder(expected).map(describeEvent));
         expect(errors).toEqual([]);
@@ -259,14 +263,8 @@ for (const { version } of versionsUnderTest('agent-server')) {
         history: true,
         reconnect: { initialDelay: 100, maxDelay: 1000, giveUpAfter: 120_000, leaseTimeout: 120_000 },
       });
-      const received: BashEvent[] = [];
-      const errors: Error[] = [];
-      live.on('error', (error) => errors.push(error));
-      let reconnects = 0;
-      live.on('reconnecting', () => {
-        reconnects += 1;
-      });
-      const following = follow(live, received);
+      const followed = follow(live);
+      const { received, errors } = followed;
       await live.ready;
       const commands: string[] = [];
       // Quick commands, one with output over the server's 1 MiB chunk size (three BashOutputs), then one still
@@ -292,15 +290,15 @@ for (const { version } of versionsUnderTest('agent-server')) {
       const ids = new Set(commands);
       const expected = await restLogHolding(client, ids, received);
       live.close();
-      expect(await following).toBeUndefined();
-      expect(reconnects).toBeGreaterThan(0);
+      expect(await followed.ended).toBeUndefined();
+      expect(followed.reconnects).toBeGreaterThan(0);
       const mine = received.filter((event) => ids.has(commandOf(event)));
       expect(new Set(mine.map((event) => event.id)).size).toBe(mine.length);
       expect(mine.map(describeEvent)).toEqual(restOrder(expected).map(describeEvent));
       expect(mine.filter((event) => event.kind === 'BashCommand').map((event) => event.id)).toEqual(commands);
       expect(mine.filter((event) => event.kind === 'BashOutput').length).toBeGreaterThanOrEqual(7);
       expect(errors).toEqual([]);
-      counts.push(`${version} restart: ${mine.length} events, ${reconnects} reconnects`);
+      counts.push(`${version} restart: ${mine.length} events, ${followed.reconnects} reconnects`);
     }, 180_000);
   });
 }

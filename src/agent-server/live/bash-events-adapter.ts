@@ -14,11 +14,10 @@ export type BashFrame =
 
 /**
  * `/sockets/bash-events` sends bare `BashCommand` / `BashOutput` events (`model_dump(mode="json")`, no
- * envelope, no snapshot, no sequence number), all of them again on `resend_all` (which the SDK never asks
- * for), and answers a request it
- * could not run with a `BashError` (`{kind, code, detail}`, not persisted). Command and output frames are
- * checked with the same decoders as the REST reads; another kind with an id is kept as it came (a newer
- * server's event), the way the event model keeps unknown kinds.
+ * envelope, no snapshot, no sequence number), all of them again on `resend_all` (which the SDK never asks for),
+ * and answers a request it could not run with a `BashError` (`{kind, code, detail}`, not persisted). Command and
+ * output frames are checked with the same decoders as the REST reads; another kind with an id is kept as it came
+ * (a newer server's event), the way the event model keeps unknown kinds.
  */
 export function decodeBashFrame(text: string | undefined): BashFrame {
   if (text === undefined)

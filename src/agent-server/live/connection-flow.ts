@@ -1,5 +1,6 @@
 import type { KnownEventMap } from '../../models/index.js';
 import { SubscriptionOverflowError } from '../errors.js';
+import { BashSubscriptionProof } from './bash-subscription-proof.js';
 import type { Retry } from './close-classifier.js';
 import type { Connection } from './connection.js';
 import type { SubscriptionContext } from './context.js';
@@ -16,8 +17,6 @@ import type { SubscriptionPhase } from './types.js';
 const MAX_PAGE = 100;
 /** Events of the first REST page while no event's size is known yet (`ConnectionFlow#pageLimit`). */
 const FIRST_PAGE = 10;
-/** A bash connection with no frame this long after it opened reads over REST once more (`#subscribed`). */
-const BASH_SETTLE_MS = 1000;
 
 /** What the flow of one connection needs from the connection loop. */
 export interface FlowHost {
@@ -56,6 +55,7 @@ export class ConnectionFlow implements FrameSink {
   readonly #waited = new WeakSet<Connection>();
   /** The largest event seen (bytes of its JSON text), for the size of REST pages (`#pageLimit`). */
   #largest = 0;
+  readonly #bashProof = new BashSubscriptionProof((conn) => this.#readOnceMore(conn));
 
   constructor(
     host: FlowHost,
@@ -77,31 +77,9 @@ export class ConnectionFlow implements FrameSink {
   frame(conn: Connection, text: string | undefined): void {
     if (conn.protocol === 'session') this.#reader.sessionFrame(conn, text);
     else if (conn.protocol === 'bash') {
-      if (!conn.subscribed) this.#subscribed(conn);
+      this.#bashProof.frame(conn);
       this.#reader.bashFrame(conn, text);
     } else this.#reader.legacyFrame(conn, text);
-  }
-
-  /**
-   * `/sockets/bash-events` subscribes after its handshake (after reading the first-message auth frame) and says
-   * nothing when it has: the socket counts as ready when it opens, so a command stored in between comes neither
-   * on the socket nor in a catch-up read made before it (real 1.31.1 delivered such a BashCommand only after a
-   * later reconnect, out of order: docs/compatibility.md A42). A frame proves the subscription: the connection
-   * reads over REST once more from where delivery stands, and the frame waits for that read. With no frame
-   * after BASH_SETTLE_MS it reads once too (a command that finished in between, and nothing since).
-   */
-  #subscribed(conn: Connection): void {
-    conn.subscribed = true;
-    clearTimeout(conn.settleTimer);
-    conn.settleTimer = undefined;
-    this.#readOnceMore(conn);
-  }
-
-  #awaitSubscription(conn: Connection): void {
-    conn.settleTimer = setTimeout(() => {
-      conn.settleTimer = undefined;
-      if (!conn.subscribed) this.#readOnceMore(conn);
-    }, BASH_SETTLE_MS);
   }
 
   /** A connection that caught up reads over REST again; one still catching up does once its read ends. */
@@ -144,7 +122,7 @@ export class ConnectionFlow implements FrameSink {
     this.#readyConnections += 1;
     this.#host.connectionReady();
     const { catchUp } = conn;
-    if (conn.protocol === 'bash' && catchUp.type !== 'none') this.#awaitSubscription(conn);
+    if (conn.protocol === 'bash') this.#bashProof.opened(conn);
     let since: string | undefined;
     if (catchUp.type === 'rest') since = catchUp.since;
     else if (catchUp.type === 'contact') {
@@ -442,7 +420,7 @@ export class ConnectionFlow implements FrameSink {
    * catches up over REST from where delivery stands, at the loop's pace, then it is live again. For a loop
    * whose buffer is full on a socket that cannot pause (the built-in WebSocket), it used to be closed and
    * reopened once the loop had caught up; the server then replayed everything after that position again,
-   * reconnect after reconnect (issue 34 item 3). For a bash socket's first frame: `#subscribed`.
+   * reconnect after reconnect (issue 34 item 3). For a bash socket's first frame: bash-subscription-proof.ts.
    */
   #readAgain(conn: Connection): void {
     this.#holdAhead(conn);

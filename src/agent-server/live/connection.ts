@@ -70,7 +70,7 @@ export interface Connection {
   readyTimer: ReturnType<typeof setTimeout> | undefined;
   fallbackTimer: ReturnType<typeof setTimeout> | undefined;
   gapTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Bash socket: a frame came, so the server's subscription exists (connection-flow.ts `#subscribed`). */
+  /** Bash socket: a frame came, so the server's subscription exists (bash-subscription-proof.ts). */
   subscribed: boolean;
   settleTimer: ReturnType<typeof setTimeout> | undefined;
 }

@@ -170,9 +170,9 @@ for (const { version } of versionsUnderTest('agent-server')) {
     });
 
     it('history: a log of several REST pages arrives whole, once, in REST order', async () => {
-      // First, on an empty log: servers before 1.31.1 name files by the second, and the 110 events of this
-      // second may span two pages, not more (bashCatchUpPages). Over a page of 100 (the search's page ids are
-      // file names, not event ids): 55 commands at once.
+      // Over a page of 100 (the search's page ids are file names, not event ids): 55 commands at once. Servers
+      // before 1.31.1 name files by the second: a second over several pages is sorted as one while it fits in
+      // maxBufferedBytes (bashCatchUpPages; these events are small).
       const started = await Promise.all(
         Array.from({ length: 55 }, (_, i) => client.bash.start(`echo history-${i}`)),
       );

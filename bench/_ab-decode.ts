@@ -5,17 +5,19 @@
 //   every round) after a warm-up, each block timed by the process's CPU time, which a preemption by another
 //   process does not inflate as it does wall clock; medians of the per-round ratios, with their interquartile
 //   range (on a machine others share, single blocks stray far);
-// - first 1,000 events of a process: fresh processes (this script with `--cold json|a|b`) that load one decoder
-//   and time their first pass over the mix, rotating; medians.
+// - first 1,000 events of a process: fresh processes (bench/_decode-cold-child.mjs) that load one decoder and
+//   time their first pass over the mix, rotating; medians.
 // Not run by `npm run bench` (a helper, like the other `_` files).
 //   node bench/_ab-decode.ts --a <source> --b <source> [--rounds 61] [--cold-rounds 15]
 // <source> is what BENCH_SOURCE takes: a commit, HEAD, or `worktree`.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const hooks = './_ts-sources.ts';
 await import(hooks);
-const { conversationMix } = await import('./_corpus.js');
+const { conversationMix, writeTextsFile } = await import('./_corpus.js');
 const { median } = await import('./_stats.js');
 const { argument } = await import('./_ab-builds.js');
 type Models = typeof import('../src/models/index.js');
@@ -32,21 +34,6 @@ function cpuTime(decode: (text: string) => unknown, passes: number): number {
   return ((used.user + used.system) * 1000) / (passes * texts.length);
 }
 
-const cold = argument('cold');
-if (cold !== undefined) {
-  // A fresh process: only the decoder under test is loaded, then one pass by wall clock (CPU time is read in
-  // scheduler ticks on some machines, longer than a pass: docs/performance.md, "Event stream").
-  const decode =
-    cold === 'json'
-      ? (text: string) => JSON.parse(text)
-      : ((await import(process.env.AB_MODELS!)) as Models).parseEvent;
-  const start = process.hrtime.bigint();
-  for (const text of texts) sink += ((decode(text) as { kind?: string }).kind ?? '').length;
-  const ns = Number(process.hrtime.bigint() - start) / texts.length;
-  process.stdout.write(`${JSON.stringify({ ns, sink })}\n`);
-  process.exit(0);
-}
-
 const { abBuilds } = await import('./_ab-builds.js');
 const { entryA, entryB } = await abBuilds(import.meta.url);
 const models = { a: entryA.replace(/index\.js$/, 'models.js'), b: entryB.replace(/index\.js$/, 'models.js') };
@@ -55,17 +42,19 @@ const B = (await import(models.b)) as Models;
 const ROUNDS = Number(argument('rounds') ?? 61);
 const COLD_ROUNDS = Number(argument('cold-rounds') ?? 15);
 
-const script = fileURLToPath(import.meta.url);
+const child = fileURLToPath(new URL('./_decode-cold-child.mjs', import.meta.url));
+const textsFile = writeTextsFile(texts);
 const coldRuns = { json: [] as number[], a: [] as number[], b: [] as number[] };
 const coldNames = ['json', 'a', 'b'] as const;
 for (let round = 0; round < COLD_ROUNDS; round++) {
   for (let i = 0; i < coldNames.length; i++) {
     const name = coldNames[(i + round) % coldNames.length]!;
-    const env = { ...process.env, AB_MODELS: name === 'json' ? '' : models[name] };
-    const out = execFileSync(process.execPath, [script, '--cold', name], { encoding: 'utf8', env });
+    const args = [child, textsFile, name === 'json' ? 'json' : models[name]];
+    const out = execFileSync(process.execPath, args, { encoding: 'utf8' });
     coldRuns[name].push((JSON.parse(out) as { ns: number }).ns);
   }
 }
+rmSync(dirname(textsFile), { recursive: true });
 
 const decoders = {
   json: (text: string) => JSON.parse(text),

@@ -13,7 +13,9 @@
 // - Within a category the frames are taken round robin over the recordings, so every version contributes.
 // - The order is a fixed pseudo-random shuffle, with each conversation starting with its snapshot and its
 //   system prompt.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../test/fixtures/real/', import.meta.url));
@@ -125,4 +127,16 @@ export function conversationMix({
     recorded: [...frames.values()].reduce((sum, list) => sum + list.length, 0),
     characters: texts.reduce((sum, text) => sum + text.length, 0),
   };
+}
+
+/**
+ * The texts, one per line (a JSON text holds no raw line break), in a new file of the system's temporary
+ * folder: what a fresh process times "its first events" on. Building the mix parses every recorded frame
+ * (about 4,300 events of the same shapes), after which `JSON.parse` finds the objects' hidden classes and the
+ * keys' strings made already, as it does not for an app's first events. The caller removes the file.
+ */
+export function writeTextsFile(texts: readonly string[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'bench-texts-')), 'texts.jsonl');
+  writeFileSync(path, texts.join('\n'));
+  return path;
 }

@@ -2,7 +2,7 @@
 // strings, on the 1,000-event conversation mix of bench/_corpus.ts (real recorded frames, every version).
 // Two figures, each against its own baseline measured in the same run:
 // - steady state: rounds of passes over the mix after a warm-up, in rotating order; median of per-round ratios;
-// - first 1,000 events of a fresh process: child processes (this script with `--cold <decoder>`) that load the
+// - first 1,000 events of a fresh process: child processes (bench/_decode-cold-child.mjs) that load the
 //   decoder, then time their first pass over the mix; lenient and JSON.parse children alternate, medians.
 // Targets: lenient <= 1.2x JSON.parse steady, <= 1.5x for the first 1,000 events.
 //
@@ -12,16 +12,15 @@
 // The last lines, `decode steady: <ratio>× JSON.parse …; target ≤ 1.2×: ok|MISSED` and the others, are what
 // `npm run bench` collects.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The resolve hook for the TypeScript sources, first (a variable: tsc rejects `.ts` specifiers).
 const hooks = './_ts-sources.ts';
 await import(hooks);
-const { conversationMix } = await import('./_corpus.js');
+const { conversationMix, writeTextsFile } = await import('./_corpus.js');
 const { median, option, spread } = await import('./_stats.js');
-
-const coldIndex = process.argv.indexOf('--cold');
-const COLD_CHILD = coldIndex >= 0 ? process.argv[coldIndex + 1] : undefined;
 
 type Name = 'json' | 'lenient' | 'strict';
 const mix = conversationMix();
@@ -51,21 +50,6 @@ function time(decode: (text: string) => unknown, passes: number): number {
   return Number(process.hrtime.bigint() - start) / (passes * corpus.length);
 }
 
-if (COLD_CHILD) {
-  // A fresh process: only the decoder under test is loaded (JSON.parse needs nothing), then one timed pass.
-  const decode =
-    COLD_CHILD === 'json' ? (text: string) => JSON.parse(text) : (await decoders())[COLD_CHILD as Name];
-  const cpu = process.threadCpuUsage();
-  const ns = time(decode, 1);
-  const used = process.threadCpuUsage(cpu);
-  // Also the main thread's CPU time: on a machine others share, a preemption inflates the wall clock of a pass
-  // this short several times over (it is read in scheduler ticks, so only a mean over processes tells).
-  process.stdout.write(
-    `${JSON.stringify({ ns, cpu: ((used.user + used.system) * 1000) / corpus.length, sink })}\n`,
-  );
-  process.exit(0);
-}
-
 const ROUNDS = option('rounds', 15);
 const PASSES = option('passes', 40);
 const COLD_ROUNDS = option('cold-rounds', 7);
@@ -81,18 +65,20 @@ for (const text of corpus) {
 }
 
 // First 1,000 events of fresh processes, before the steady state (so the machine state is comparable).
-const script = fileURLToPath(import.meta.url);
+const child = fileURLToPath(new URL('./_decode-cold-child.mjs', import.meta.url));
+const textsFile = writeTextsFile(corpus);
 const coldRuns = { json: [] as number[], lenient: [] as number[] };
 const coldCpu = { json: [] as number[], lenient: [] as number[] };
 for (let round = 0; round < COLD_ROUNDS; round++) {
   for (const name of round % 2 ? (['lenient', 'json'] as const) : (['json', 'lenient'] as const)) {
-    const args = [script, '--cold', name];
+    const args = [child, textsFile, name === 'json' ? 'json' : `${sdk}/models.js`];
     const out = execFileSync(process.execPath, args, { encoding: 'utf8' });
     const run = JSON.parse(out) as { ns: number; cpu: number };
     coldRuns[name].push(run.ns);
     coldCpu[name].push(run.cpu);
   }
 }
+rmSync(dirname(textsFile), { recursive: true });
 
 // Steady state: warm every path (JIT, the validators), then rounds in rotating order.
 for (let i = 0; i < 5; i++) for (const decode of Object.values(all)) time(decode, PASSES);

@@ -8,7 +8,7 @@
 //
 // The package is the committed sources transpiled as tsup does (bench/_build.ts; BENCH_SOURCE to pick another).
 // Run with Node 24:
-//   node bench/decode.ts [--rounds 15] [--passes 40] [--cold-rounds 7]
+//   node bench/decode.ts [--rounds 15] [--passes 40] [--cold-rounds 21]
 // The last lines, `decode steady: <ratio>× JSON.parse …; target ≤ 1.2×: ok|MISSED` and the others, are what
 // `npm run bench` collects.
 import { execFileSync } from 'node:child_process';
@@ -52,7 +52,7 @@ function time(decode: (text: string) => unknown, passes: number): number {
 
 const ROUNDS = option('rounds', 15);
 const PASSES = option('passes', 40);
-const COLD_ROUNDS = option('cold-rounds', 7);
+const COLD_ROUNDS = option('cold-rounds', 21);
 const all = await decoders();
 
 // Every event of the mix must decode to a known event in both modes, or the timing means nothing.
